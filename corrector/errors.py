@@ -1,0 +1,28 @@
+"""Program and input-file failures. A player's mistake is never one of these: see `reasons`."""
+from __future__ import annotations
+
+
+class FluturasError(Exception):
+    """A failure the CLI reports as one line naming the file and field, with exit status 2."""
+
+    exit_code = 2
+
+
+class RulePackError(FluturasError):
+    """A rule pack is missing, malformed or inconsistent (wrong tile count, unknown key...)."""
+
+
+class NotationError(FluturasError, ValueError):
+    """A position or word that cannot be parsed, with the exact sign or letter at fault."""
+
+
+class LexiconError(FluturasError):
+    """A word list that cannot be read or holds an invalid entry (file and line named)."""
+
+
+class RecordError(FluturasError):
+    """A game record (GCG or FRS log) line that cannot be understood (file and line named)."""
+
+
+class BoardFileError(FluturasError):
+    """A board file that is not 15 lines of 15 squares of the pack's letters."""
