@@ -69,5 +69,38 @@ def replay(record: Path, rules_name: str, as_json: bool) -> None:
         sys.exit(1)
 
 
+# --- correction -------------------------------------------------------------------------------
+
+@main.command()
+@click.argument("case", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (sorted keys, byte-stable).")
+def judge(case: Path, as_json: bool) -> None:
+    """Correct a whole duplicate game from a judge input (docs/judge.md): one decision per slip,
+    sanctions, solos, totals and ranking (RULES.md §3, §4, §6)."""
+    from corrector.case import load_case
+    from corrector.judge import judge_case
+    from corrector.report import result_json
+
+    data = result_json(judge_case(load_case(case)))
+    if as_json:
+        _emit_json(data)
+        return
+    for rnd in data["rounds"]:
+        click.echo(f"round {rnd['round']}  {' / '.join(rnd['rack'])}  top {rnd['top']}  {' + '.join(rnd['continuation'])}")
+        for slip in rnd["slips"]:
+            flags = f"  [{', '.join(slip['flags'])}]" if slip["flags"] else ""
+            click.echo(f"  table {slip['table']:>3}  {slip['status']:<13} {slip['credited']:>4}  {slip['explanation']['en']}{flags}")
+    click.echo(f"top of the game: {data['top_total']}")
+    click.echo(f"{'rank':>4}  {'table':>5}  {'name':<20} {'total':>6} {'%top':>7}  warnings penalties solos disciplinary")
+    by_table = {t["table"]: t for t in data["tables"]}
+    for table in data["ranking"]:
+        t = by_table[table]
+        rank = "-" if t["rank"] is None else str(t["rank"])
+        pct = "-" if t["percent_of_top"] is None else f"{t['percent_of_top']:.2f}"
+        extra = "  eliminated" if t["eliminated"] else ""
+        click.echo(f"{rank:>4}  {table:>5}  {t['name'][:20]:<20} {t['total']:>6} {pct:>7}  "
+                   f"{t['warnings']:>8} {t['penalties']:>9} {t['solos']:>5} {t['disciplinary']:>12}{extra}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

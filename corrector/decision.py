@@ -68,22 +68,36 @@ class Decision:
     waived: tuple[WarningKind, ...] = ()
     geometric_score: int | None = None
     notes: tuple[str, ...] = field(default=())
+    more_warnings: tuple[WarningKind, ...] = ()   # tactic slips when the one-per-slip cap is off
+    parts: tuple["Decision", ...] = ()            # tactic: the two moves of the slip
 
     @property
     def legal(self) -> bool:
         return self.status in (Status.VALID, Status.PENALISED)
 
+    def all_warnings(self) -> tuple[WarningKind, ...]:
+        return ((self.warning,) if self.warning else ()) + self.more_warnings
+
+    def all_penalties(self) -> tuple[PenaltyKind, ...]:
+        if self.parts:
+            return tuple(p.penalty for p in self.parts if p.penalty)
+        return (self.penalty,) if self.penalty else ()
+
     def articles(self) -> list[str]:
         out = [self.status.cite()]
+        for part in self.parts:
+            out += [a for a in part.articles() if a not in out]
         if self.violation:
             out.append(f"RULES.md {self.violation.article} / {rulebook_article(self.violation.reason)}")
-        out += [kind.cite() for kind in (self.penalty, self.warning) if kind]
+        out += [kind.cite() for kind in (self.penalty, *self.all_warnings()) if kind]
         return out
 
     def explain(self, language: str = "en") -> str:
         ro = language == "ro"
-        parts: list[str] = []
-        if self.violation:
+        parts: list[str] = [f"{i}) {p.explain(language)}" for i, p in enumerate(self.parts, start=1)]
+        if self.parts:
+            parts.append(("total " if ro else "total ") + str(self.score))
+        elif self.violation:
             parts.append(f"{self.status.message(language)}: {self.violation.message(language)}")
         elif self.move is not None:
             parts.append(f"{self.move} = {self.score} " + ("puncte" if ro else "points"))
@@ -92,9 +106,9 @@ class Decision:
         else:
             parts.append(self.status.message(language))
         if self.penalty:
-            parts.append(f"{self.penalty.message(language)} ({self.penalty.rulebook}): −20 → {self.credited}")
-        if self.warning:
-            parts.append(("avertisment" if ro else "warning") + f" {self.warning.rulebook}: {self.warning.message(language)}")
+            parts.append(f"{self.penalty.message(language)} ({self.penalty.rulebook}): {self.score} − {self.score - self.credited} = {self.credited}")
+        for warning in self.all_warnings():
+            parts.append(("avertisment" if ro else "warning") + f" {warning.rulebook}: {warning.message(language)}")
         if self.waived:
             names = ", ".join(w.rulebook for w in self.waived)
             parts.append(("avertisment neacordat" if ro else "warning not given") + f" ({names})")
