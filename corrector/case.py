@@ -13,6 +13,7 @@ from typing import Any
 import jsonschema
 
 from .errors import CaseError, FluturasError
+from .lexicon import Lexicon, load_lexicon
 from .rulepack import RulePack, load_pack
 from .slip import Slip, WrittenMove
 
@@ -50,7 +51,7 @@ class Case:
     pack: RulePack
     youth: bool
     variant: str
-    words: frozenset[str]
+    words: Lexicon
     players: dict[int, str]
     rounds: tuple[RoundInput, ...]
     disciplinary: dict[int, tuple[int, ...]]
@@ -90,17 +91,15 @@ def _validate(data: Any, source: str) -> None:
         raise CaseError("\n".join(lines))
 
 
-def _words(spec: Any, pack: RulePack, base: Path, source: str) -> frozenset[str]:
-    """The word list, folded as the pack folds (RULES.md §1: diacritics ignored)."""
-    if isinstance(spec, dict):
-        path = base / spec["file"]
-        try:
-            lines = path.read_text(encoding="utf-8-sig").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CaseError(f"{source}: words.file: cannot read {path}: {exc}") from exc
-    else:
-        lines = spec
-    return frozenset(pack.tiles.fold(w.strip()) for w in lines if w.strip() and not w.lstrip().startswith("#"))
+def _words(spec: Any, pack: RulePack, base: Path, source: str) -> Lexicon:
+    """The word list, folded as the pack folds (RULES.md §1: diacritics ignored); a file path is
+    relative to the CASE.json and may be any format `lexicon` reads."""
+    try:
+        if isinstance(spec, dict):
+            return load_lexicon(base / spec["file"], pack)
+        return Lexicon.from_words([w.strip() for w in spec if w.strip()], pack, label=f"{source}: words")
+    except FluturasError as exc:
+        raise CaseError(f"{source}: key 'words': {exc}") from exc
 
 
 def _written(data: dict[str, Any]) -> WrittenMove:

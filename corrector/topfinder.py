@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .decision import RoundContext
 from .errors import CaseError
-from .placement import Placement
+from .placement import Placement, place_move
 
 
 def top_move(ctx: RoundContext, where: str) -> Placement:
@@ -19,12 +19,13 @@ def top_move(ctx: RoundContext, where: str) -> Placement:
     moves = top_moves(ctx.board, list(ctx.group.drawn), ctx.pack, ctx.lexicon)
     if not moves:
         raise CaseError(f"{where}: key 'continuation': the group allows no move; the game should have ended")
-    return _preferred(moves)
+    play = min(moves, key=_preference)
+    placed = place_move(ctx.board, play.move, ctx.pack)
+    assert isinstance(placed, Placement)  # the generator and the scorer agree (tested in lexgen)
+    return placed
 
 
-def _preferred(moves: list[Placement]) -> Placement:
-    """D 5.3.7 tie order, as far as it is mechanical: no joker, then more tiles, then board order."""
-    def key(p: Placement) -> tuple:
-        jokers = sum(t.joker for _, _, t in p.new_tiles)
-        return (jokers, -len(p.new_tiles), p.move.position, p.move.word)
-    return min(moves, key=key)
+def _preference(play) -> tuple:
+    """D 5.3.7 tie order, as far as it is mechanical: no joker, then more tiles, then board order
+    (the arbiter may choose otherwise by writing the continuation move)."""
+    return (sum(t.joker for t in play.tiles_used), -len(play.tiles_used), play.move.position, play.move.word)
