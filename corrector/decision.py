@@ -171,40 +171,51 @@ def _anywhere(board: Board, tiles: tuple[Tile, ...], ctx: RoundContext) -> Posit
     return None
 
 
-def _find_move(wm: WrittenMove, tiles: tuple[Tile, ...], ctx: RoundContext) -> tuple[Attempt | None, PenaltyKind | None, bool, tuple[Flag, ...], Decision | None]:
-    """Steps 1–4 of RULES.md §3. Returns (attempt, penalty kind, inverted?, flags, or an incorrect decision)."""
+@dataclass(frozen=True)
+class _Found:
+    """The reading that gave a legal move, and what it costs (RULES.md §3 steps 1–3)."""
+
+    attempt: Attempt
+    penalty: PenaltyKind | None = None
+    inverted: bool = False
+    flags: tuple[Flag, ...] = ()
+
+
+def _find_move(wm: WrittenMove, tiles: tuple[Tile, ...], ctx: RoundContext) -> _Found | Decision:
+    """Steps 1–4 of RULES.md §3: a legal reading, or the incorrect decision with its reason."""
     written = wm.position or ""
     signs = _read_signs(wm.position)
-    if isinstance(signs, Violation) and signs.reason is Reason.SIGN_MISSING:
-        return None, None, False, (), incorrect(signs, written)
+    if isinstance(signs, Violation):  # a sign missing (D 6.1.d) or no sign readable (D 6.1.c)
+        return incorrect(signs, written)
+
+    def attempt(position: Position) -> Attempt:
+        return try_reading(ctx.board, position, tiles, wm.score, ctx.group, ctx.lexicon, ctx.pack)
+
     first: Attempt | None = None
-    if isinstance(signs, _Signs) and signs.row is not None and signs.col is not None:
+    if signs.row is not None and signs.col is not None:
         position = Position(signs.row, signs.col, signs.horizontal)
-        first = try_reading(ctx.board, position, tiles, wm.score, ctx.group, ctx.lexicon, ctx.pack)
+        first = attempt(position)
         if first.legal:
-            return first, None, False, (), None
-        inverted = try_reading(ctx.board, position.inverted(), tiles, wm.score, ctx.group, ctx.lexicon, ctx.pack)
+            return _Found(first)
+        inverted = attempt(position.inverted())
         if inverted.legal:
-            return inverted, PenaltyKind.INVERTED_SIGNS, True, (), None
-    if isinstance(signs, _Signs):
-        legal = [a for a in (try_reading(ctx.board, p, tiles, wm.score, ctx.group, ctx.lexicon, ctx.pack)
-                             for p in _one_sign_changed(signs)) if a.legal]
-        if len(legal) == 1:
-            return legal[0], PenaltyKind.ONE_SIGN_WRONG, False, (), None
-        if legal:  # RULES.md §3 step 3 Decision: declared score, else lowest; flag either way
-            chosen, how = choose_by_score([(a.score, a) for a in legal], wm.score, ctx.pack.policies.one_wrong_sign_choice)
-            assert isinstance(chosen, Attempt)
-            return chosen, PenaltyKind.ONE_SIGN_WRONG, False, (Flag.SIGN_AMBIGUOUS, how) if how else (Flag.SIGN_AMBIGUOUS,), None
+            return _Found(inverted, PenaltyKind.INVERTED_SIGNS, inverted=True)
+    legal = [a for a in map(attempt, _one_sign_changed(signs)) if a.legal]
+    if len(legal) == 1:
+        return _Found(legal[0], PenaltyKind.ONE_SIGN_WRONG)
+    if legal:  # RULES.md §3 step 3 Decision: declared score, else lowest; flag either way
+        chosen, how = choose_by_score([(a.score, a) for a in legal], wm.score, ctx.pack.policies.one_wrong_sign_choice)
+        assert isinstance(chosen, Attempt)
+        return _Found(chosen, PenaltyKind.ONE_SIGN_WRONG, flags=(Flag.SIGN_AMBIGUOUS, how))
     geometric = first.geometric_score if first else None
     if first and first.violation and first.violation.reason is Reason.WORD_NOT_IN_LIST:
-        return None, None, False, (), incorrect(first.violation, written, geometric)
+        return incorrect(first.violation, written, geometric)
     elsewhere = _anywhere(ctx.board, tiles, ctx)
     if elsewhere is not None:
-        return None, None, False, (), incorrect(Violation(Reason.MOVE_FITS_ELSEWHERE, str(elsewhere)), written, geometric)
+        return incorrect(Violation(Reason.MOVE_FITS_ELSEWHERE, str(elsewhere)), written, geometric)
     if first and first.violation:
-        return None, None, False, (), incorrect(first.violation, written, geometric)
-    violation = signs if isinstance(signs, Violation) else Violation(Reason.MALFORMED_POSITION, written)
-    return None, None, False, (), incorrect(violation, written)
+        return incorrect(first.violation, written, geometric)
+    return incorrect(Violation(Reason.MALFORMED_POSITION, written), written)
 
 
 def _parse_tiles(wm: WrittenMove, pack: RulePack) -> tuple[Tile, ...] | Violation:
@@ -226,10 +237,11 @@ def decide_move(wm: WrittenMove, ctx: RoundContext) -> Decision:
     if main not in ctx.lexicon:
         probe = try_reading(ctx.board, _position_or_h8(wm, ctx), tiles, None, ctx.group, _AnyWord(), ctx.pack)
         return incorrect(Violation(Reason.WORD_NOT_IN_LIST, main), wm.position or "", probe.geometric_score)
-    attempt, penalty, inverted, flags, failed = _find_move(wm, tiles, ctx)
-    if failed is not None:
-        return failed
-    assert attempt is not None and attempt.placement is not None
+    found = _find_move(wm, tiles, ctx)
+    if isinstance(found, Decision):
+        return found
+    attempt, penalty, inverted, flags = found.attempt, found.penalty, found.inverted, found.flags
+    assert attempt.placement is not None
     score = attempt.placement.score
     if inverted:
         policy = ctx.pack.policies.inverted_signs_youth if ctx.youth else ctx.pack.policies.inverted_signs_senior
