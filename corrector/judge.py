@@ -62,6 +62,23 @@ def _continuation(text: str, ctx: RoundContext, where: str) -> Placement:
     return attempt.placement
 
 
+def _tactic_continuation(case: Case, rnd: RoundInput, board: Board, contexts: list[RoundContext]) -> tuple[Placement, Placement]:
+    """D 8.6: the two continuation moves in the order played, one from each group in either order."""
+    assert rnd.continuation is not None
+    error: CaseError | None = None
+    for a, b in ((0, 1), (1, 0)):
+        try:
+            first = _continuation(rnd.continuation[0], contexts[a], rnd.where)
+            after = board.copy()
+            apply_placement(after, first)
+            ctx = RoundContext(case.pack, after, contexts[b].group, case.words, case.youth)
+            return first, _continuation(rnd.continuation[1], ctx, rnd.where)
+        except CaseError as exc:
+            error = error or exc
+    assert error is not None
+    raise error
+
+
 def _contexts(case: Case, rnd: RoundInput, board: Board) -> list[RoundContext]:
     spec = VARIANTS[case.variant]
     contexts = []
@@ -88,11 +105,7 @@ def _play_round(case: Case, rnd: RoundInput, board: Board, stopped: dict[int, in
     if case.variant == "tactic":
         if rnd.continuation is None or len(rnd.continuation) != 2:
             raise CaseError(f"{rnd.where}: key 'continuation': a tactic round needs its two moves, in order")
-        first = _continuation(rnd.continuation[0], contexts[0], rnd.where)
-        after = board.copy()
-        apply_placement(after, first)
-        second_ctx = RoundContext(case.pack, after, contexts[1].group, case.words, case.youth)
-        second = _continuation(rnd.continuation[1], second_ctx, rnd.where)
+        first, second = _tactic_continuation(case, rnd, board, contexts)
         played, top = [first, second], first.score + second.score
     elif rnd.continuation is None:
         found = topfinder.top_move(ctx, rnd.where)
