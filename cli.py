@@ -98,6 +98,8 @@ def judge(case: Path, as_json: bool) -> None:
         rank = "-" if t["rank"] is None else str(t["rank"])
         pct = "-" if t["percent_of_top"] is None else f"{t['percent_of_top']:.2f}"
         extra = "  eliminated" if t["eliminated"] else ""
+        if "tops" in t:  # duplicate top (D 8.4): ranked by tops
+            extra = f"  tops {t['tops']} (found {t['tops_found']}, finders {t['finders_sum']}, points {t['top_points']})" + extra
         click.echo(f"{rank:>4}  {table:>5}  {t['name'][:20]:<20} {t['total']:>6} {pct:>7}  "
                    f"{t['warnings']:>8} {t['penalties']:>9} {t['solos']:>5} {t['disciplinary']:>12}{extra}")
 

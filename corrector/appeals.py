@@ -28,10 +28,15 @@ def round_average(rnd: "RoundResult") -> int:
 def _apply(appeal: "Appeal", decision: Decision, rnd: "RoundResult", average: int, variant: str) -> Decision:
     if appeal.action == "set_score":
         status = Status.VALID if not decision.legal else decision.status
-        return replace(decision, status=status, score=appeal.score, credited=appeal.score, violation=None)
+        before = f"{decision.status.name} {decision.credited}: {decision.explain('en')}"
+        return replace(decision, status=status, score=appeal.score, credited=appeal.score, violation=None,
+                       notes=decision.notes + (f"score set to {appeal.score} (was {before})",))
     if appeal.action == "cancel_warning":
-        return replace(decision, warning=None, more_warnings=())
+        cancelled = ", ".join(w.name for w in decision.all_warnings()) or "none"
+        return replace(decision, warning=None, more_warnings=(), notes=decision.notes + (f"warning cancelled: {cancelled}",))
     if appeal.action == "cancel_penalty":
+        note = f"penalty cancelled: {', '.join(p.name for p in decision.all_penalties()) or 'none'}"
+        decision = replace(decision, notes=decision.notes + (note,))
         return replace(decision, penalty=None, credited=decision.score,
                        status=Status.VALID if decision.status is Status.PENALISED else decision.status,
                        parts=tuple(replace(p, penalty=None, credited=p.score) for p in decision.parts))
