@@ -26,3 +26,8 @@ class RecordError(FluturasError):
 
 class BoardFileError(FluturasError):
     """A board file that is not 15 lines of 15 squares of the pack's letters."""
+
+
+class GameError(FluturasError):
+    """A duplicate game asked to do what its state forbids (drawing after the end, a
+    continuation that is not legal, letters missing from the stock)."""
