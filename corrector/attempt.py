@@ -12,7 +12,6 @@ from .board import Board
 from .coords import Position
 from .group import Group
 from .placement import Move, Placement, place_move
-from .rack import take_from_rack
 from .reasons import Reason, Violation
 from .rulepack import RulePack
 from .rulings import Flag, WarningKind
@@ -73,7 +72,8 @@ def try_reading(board: Board, position: Position, tiles: tuple[Tile, ...], decla
     geometric = placed.score
     new = [(_offset(position, r, c), tile) for r, c, tile in placed.new_tiles]
     if len(new) > group.max_tiles:
-        return Attempt(position, None, Violation(Reason.TOO_MANY_TILES, str(len(new))), geometric_score=geometric)
+        detail = f"{len(new)} > {group.max_tiles}"
+        return Attempt(position, None, Violation(Reason.TOO_MANY_TILES, detail), geometric_score=geometric)
     offsets = [i for i, _ in new]
     letters = {i: tile.letter for i, tile in new}
     marked = frozenset(i for i, tile in new if tile.joker)
@@ -82,12 +82,12 @@ def try_reading(board: Board, position: Position, tiles: tuple[Tile, ...], decla
         frozenset(subset)
         for k in range(min(max_jokers, len(offsets)) + 1)
         for subset in combinations(offsets, k)
-        if group.fits([letters[i] for i in offsets if i not in subset], k)
+        if group.fits(Tile(letters[i], i in subset) for i in offsets)
     ]
     if not fitting:
-        missing = take_from_rack(group.drawn, [tile for _, tile in new])
-        detail = missing.detail if isinstance(missing, Violation) else "".join(letters[i] for i in offsets)
-        return Attempt(position, None, Violation(Reason.LETTERS_NOT_IN_GROUP, detail), geometric_score=geometric)
+        missing = group.use(tile for _, tile in new)
+        violation = missing if isinstance(missing, Violation) else Violation(Reason.LETTERS_NOT_IN_GROUP, "?")
+        return Attempt(position, None, violation, geometric_score=geometric)
     for word in placed.words:  # RULES.md §3.4: the main word and every adjacent word (D 6.1.a)
         if word.text not in lexicon:
             return Attempt(position, None, Violation(Reason.WORD_NOT_IN_LIST, word.text), geometric_score=geometric)

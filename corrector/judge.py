@@ -17,7 +17,8 @@ from .rulings import Status
 from .sanctions import disciplinary
 from .standings import Standing, standings
 from .tactic import decide_tactic
-from .variants import VARIANTS, build_group
+from .group import build_group
+from .variants import load_duplicate_rules
 from . import topfinder
 
 
@@ -80,7 +81,7 @@ def _tactic_continuation(case: Case, rnd: RoundInput, board: Board, contexts: li
 
 
 def _contexts(case: Case, rnd: RoundInput, board: Board) -> list[RoundContext]:
-    spec = VARIANTS[case.variant]
+    spec = load_duplicate_rules(case.pack).variant(case.variant)
     contexts = []
     for i, rack in enumerate(rnd.racks):
         key = "rack" if len(rnd.racks) == 1 else f"rack[{i}]"

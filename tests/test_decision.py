@@ -4,11 +4,13 @@ First-move scores on the empty board with MODEL: H4 26 (M on the double letter, 
 double word), H5–H7 18, H8 20; H1–H3 miss H8."""
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from corrector.board import Board
 from corrector.decision import RoundContext, decide_slip
-from corrector.group import Group
+from corrector.group import build_group
 from corrector.reasons import Reason
 from corrector.rulepack import RulePack
 from corrector.rulings import Flag, PenaltyKind, Status, WarningKind
@@ -19,9 +21,9 @@ WORDS = frozenset({"MODEL", "MODELE", "MAMAE", "MARE", "ME", "EL", "CASA", "AR"}
 
 
 def ctx(pack: RulePack, rack: str = "AEMODLR", board: Board | None = None, youth: bool = False,
-        choose: int = 0, stock: str = "", max_tiles: int = 7, words=WORDS) -> RoundContext:
-    from collections import Counter
-    group = Group(tuple(pack.tiles.parse_rack(rack)), choose, tuple(sorted(Counter(stock).items())), max_tiles)
+        variant: str = "classic", stock: str = "", words=WORDS) -> RoundContext:
+    stock_counts = tuple(sorted(Counter(stock).items()))
+    group = build_group(variant, pack, board or Board(), pack.tiles.parse_rack(rack), stock_counts)
     return RoundContext(pack, board or Board(), group, words, youth)
 
 
@@ -261,42 +263,42 @@ def test_explanation_in_both_languages_cites_the_article(ro):
 
 def test_D_8_3_eliptic_at_most_seven_tiles(ro):
     words = WORDS | {"MODELARE"}
-    d = decide(ro, "H4", "MODELARE", 0, rack="MODELARE", words=words)
+    d = decide(ro, "H4", "MODELARE", 0, rack="MODELARE", variant="eliptic", words=words)
     assert d.violation.reason is Reason.TOO_MANY_TILES
-    assert decide(ro, "H4", "MODEL", 26, rack="MODELARE").status is Status.VALID
+    assert decide(ro, "H4", "MODEL", 26, rack="MODELARE", variant="eliptic").status is Status.VALID
 
 
 def test_D_8_2_completiv_letter_from_stock(ro):
-    d = decide(ro, "H4", "MODEL", 26, rack="ODELRA", choose=1, stock="M?")
+    d = decide(ro, "H4", "MODEL", 26, rack="ODELRA", variant="completiv", stock="M?")
     assert (d.status, d.warning, d.score) == (Status.VALID, None, 26)
 
 
 def test_D_8_2_completiv_letter_not_in_stock_unmarked_is_joker_with_warning(ro):
-    d = decide(ro, "H4", "MODEL", 10, rack="ODELRA", choose=1, stock="AB?")
+    d = decide(ro, "H4", "MODEL", 10, rack="ODELRA", variant="completiv", stock="AB?")
     assert (d.warning, d.score, str(d.move)) == (WarningKind.JOKER_NOT_MARKED, 10, "H4 mODEL")
 
 
 def test_D_8_2_completiv_marked_letter_still_in_stock_is_zero(ro):
-    d = decide(ro, "H4", "mODEL", 10, rack="ODELRA", choose=1, stock="M?")
+    d = decide(ro, "H4", "mODEL", 10, rack="ODELRA", variant="completiv", stock="M?")
     assert (d.warning, d.score) == (None, 10)
 
 
 def test_D_8_2_completiv_marking_with_no_joker_left_is_a_warning(ro):
-    d = decide(ro, "H4", "mODEL", 26, rack="ODELRA", choose=1, stock="MAB")
+    d = decide(ro, "H4", "mODEL", 26, rack="ODELRA", variant="completiv", stock="MAB")
     assert (d.warning, d.score) == (WarningKind.JOKER_MARKED_WITHOUT_JOKER, 26)
 
 
 def test_D_8_2_completiv_letter_not_in_stock_and_no_joker_is_incorrect(ro):
-    d = decide(ro, "H4", "MODEL", 26, rack="ODELRA", choose=1, stock="AB")
+    d = decide(ro, "H4", "MODEL", 26, rack="ODELRA", variant="completiv", stock="AB")
     assert d.violation.reason is Reason.LETTERS_NOT_IN_GROUP
 
 
 def test_D_8_5_super_joker_two_letters_from_stock(ro):
-    assert decide(ro, "H4", "MODEL", 26, rack="ODEAR", choose=2, stock="ML").status is Status.VALID
-    assert decide(ro, "H4", "MODEL", 26, rack="ODEAR", choose=1, stock="ML").status is Status.INCORRECT
+    assert decide(ro, "H4", "MODEL", 26, rack="ODEAR", variant="super_joker", stock="ML").status is Status.VALID
+    assert decide(ro, "H4", "MODEL", 26, rack="ODEAR", variant="completiv", stock="ML").status is Status.INCORRECT
 
 
 def test_D_8_7_metagrama_one_letter_swapped(ro):
-    assert decide(ro, "H4", "MODEL", 26, rack="ODELRAX", choose=1, stock="M").status is Status.VALID
-    d = decide(ro, "H4", "MODELE", 0, rack="ODELRAX", choose=1, stock="ME")
+    assert decide(ro, "H4", "MODEL", 26, rack="ODELRAX", variant="metagrama", stock="M").status is Status.VALID
+    d = decide(ro, "H4", "MODELE", 0, rack="ODELRAX", variant="metagrama", stock="ME")
     assert d.status is Status.INCORRECT  # two letters would have to come from the stock

@@ -290,3 +290,12 @@ def test_continuation_top_uses_the_move_generator():
     for rnd in data["rounds"]:
         rnd["continuation"] = "top"
     assert run(data)["top_total"] == TOP_TOTAL
+
+
+def test_D_8_2_completiv_top_over_every_stock_choice():
+    data = {"rules": "ro", "category": "senior", "variant": "completiv", "words": ["MODEL", "DOREL"],
+            "players": [{"table": 1, "name": "A"}],
+            "rounds": [{"round": 1, "rack": "ODELRA", "continuation": "top",
+                        "slips": [{"table": 1, "round": 1, "score": 26, "position": "8D", "word": "MODEL"}]}]}
+    out = run(data)
+    assert out["rounds"][0]["top"] == 26 and slip_of(out, 1, 1)["status"] == "VALID"
