@@ -55,6 +55,7 @@ class Case:
     players: dict[int, str]
     rounds: tuple[RoundInput, ...]
     disciplinary: dict[int, tuple[int, ...]]
+    cheating: dict[int, int]             # table -> round: eliminated (D 7.1.3)
     appeals: tuple[Appeal, ...]
 
 
@@ -178,9 +179,13 @@ def parse_case(data: Any, source: str = "CASE.json", base: Path = Path(".")) -> 
         top = continuation == ("top",)
         rounds.append(RoundInput(rnd["round"], racks, None if top else continuation, slips, rnd.get("stock"), where))
     disciplinary: dict[int, list[int]] = {}
+    cheating: dict[int, int] = {}
     for i, entry in enumerate(data.get("disciplinary", [])):
         _check_ref(entry["table"], entry["round"], f"{source}: disciplinary[{i}]", players, len(rounds))
-        disciplinary.setdefault(entry["table"], []).append(entry["round"])
+        if entry.get("cheating"):
+            cheating[entry["table"]] = min(entry["round"], cheating.get(entry["table"], entry["round"]))
+        else:
+            disciplinary.setdefault(entry["table"], []).append(entry["round"])
     appeals = []
     for i, entry in enumerate(data.get("appeals", [])):
         where = f"{source}: appeals[{i}]"
@@ -195,7 +200,7 @@ def parse_case(data: Any, source: str = "CASE.json", base: Path = Path(".")) -> 
         appeals.append(Appeal(entry["table"], entry["round"], entry["action"], entry["reason"], entry["by"],
                               entry.get("at", ""), entry.get("score"), entry.get("cap"), slip))
     return Case(source, pack, data["category"] == "youth", data["variant"], _words(data["words"], pack, base, source),
-                players, tuple(rounds), {t: tuple(sorted(r)) for t, r in disciplinary.items()}, tuple(appeals))
+                players, tuple(rounds), {t: tuple(sorted(r)) for t, r in disciplinary.items()}, cheating, tuple(appeals))
 
 
 def load_case(path: str | Path) -> Case:

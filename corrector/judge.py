@@ -135,8 +135,8 @@ def _play_round(case: Case, rnd: RoundInput, board: Board, stopped: dict[int, in
 def judge_case(case: Case) -> GameResult:
     """Decide every slip, apply the appeals, then count the game (RULES.md §4)."""
     stopped = {}
-    for table, rounds in case.disciplinary.items():
-        outcome = disciplinary(rounds, case.pack.sanctions)
+    for table in sorted(set(case.disciplinary) | set(case.cheating)):
+        outcome = disciplinary(case.disciplinary.get(table, ()), case.pack.sanctions, case.cheating.get(table))
         if outcome.eliminated_in is not None:
             stopped[table] = outcome.eliminated_in
     board = Board()

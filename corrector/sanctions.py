@@ -45,11 +45,14 @@ class DisciplinaryOutcome:
     eliminated_in: int | None
 
 
-def disciplinary(rounds: Iterable[int], sanctions: Sanctions) -> DisciplinaryOutcome:
+def disciplinary(rounds: Iterable[int], sanctions: Sanctions, cheating: int | None = None) -> DisciplinaryOutcome:
+    """`cheating`: the round a player was caught cheating, eliminated at once (D 7.1.3)."""
     ordered = tuple(sorted(rounds))
     limit = sanctions.disciplinary_eliminates_at
     eliminated = ordered[limit - 1] if len(ordered) >= limit else None
-    counted = ordered if eliminated is None else ordered[:limit]
+    if cheating is not None:
+        eliminated = cheating if eliminated is None else min(eliminated, cheating)
+    counted = tuple(r for r in ordered if eliminated is None or r <= eliminated)[:limit]
     return DisciplinaryOutcome(counted, sanctions.disciplinary_deduction * len(counted), eliminated)
 
 

@@ -84,7 +84,7 @@ def standings(case: "Case", rounds: list["RoundResult"]) -> dict[int, Standing]:
         warnings = tuple(charge_warnings([(n, w) for n, d in decisions for w in d.all_warnings()], sanctions))
         penalties = sum(len(d.all_penalties()) for _, d in decisions)
         solos = tuple(rnd.number for rnd in rounds if rnd.solo == table)
-        discipline = disciplinary(case.disciplinary.get(table, ()), sanctions)
+        discipline = disciplinary(case.disciplinary.get(table, ()), sanctions, case.cheating.get(table))
         moves = sum(d.credited for _, d in decisions)
         total = moves - sum(w.cost for w in warnings) - discipline.deduction + sanctions.solo_bonus * len(solos)
         rows[table] = (name, moves, warnings, penalties, solos, discipline, total)

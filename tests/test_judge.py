@@ -98,6 +98,12 @@ def test_D_6_4_two_disciplinary_warnings_eliminate_and_stop_correction():
     assert 2 not in [r for r in out["ranking"][:2]]
 
 
+def test_D_7_1_3_cheating_eliminates():
+    out = run(game(disciplinary=[{"table": 3, "round": 2, "cheating": True}]))
+    assert (table(out, 3)["eliminated_in"], table(out, 3)["rank"]) == (2, None)
+    assert slip_of(out, 3, 3)["status"] == "NOT_CORRECTED"
+
+
 def test_RULES_4_missing_slip_scores_0():
     out = run(game(slips={3: [{"table": 1, "drop": True}]}))
     assert slip_of(out, 3, 1)["status"] == "MISSING" and table(out, 1)["total"] == TOP_TOTAL - 9

@@ -32,3 +32,8 @@ def test_D_8_4_top_deductions():
     assert [top_deduction(w, 0, 0) for w in (0, 3, 4, 6, 7, 9, 10, 13)] == [0, 0, 1, 1, 2, 2, 3, 4]
     assert top_deduction(0, 2, 0) == 2
     assert top_deduction(4, 1, 1) == 3
+
+
+def test_D_7_1_3_cheating_eliminates_at_once(ro):
+    outcome = disciplinary([2], ro.sanctions, cheating=6)
+    assert (outcome.rounds, outcome.deduction, outcome.eliminated_in) == ((2,), 20, 6)
