@@ -3,6 +3,7 @@ of that round, the continuation move played, appeals applied, then totals and ra
 (RULES.md §3, §4, §6). Pure: the same Case gives the same GameResult."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .appeals import apply_appeals
@@ -12,14 +13,14 @@ from .case import Case, RoundInput
 from .coords import parse_frs
 from .decision import Decision, RoundContext, decide_slip
 from .errors import CaseError, NotationError
+from .group import build_group
 from .placement import Placement, apply_placement
 from .rulings import Status
 from .sanctions import disciplinary
 from .standings import Standing, standings
 from .tactic import decide_tactic
-from .group import build_group
+from .topfinder import top_move
 from .variants import load_duplicate_rules
-from . import topfinder
 
 
 @dataclass
@@ -89,7 +90,6 @@ def _contexts(case: Case, rnd: RoundInput, board: Board) -> list[RoundContext]:
             drawn = case.pack.tiles.parse_rack(rack)
             stock = None
             if rnd.stock is not None:
-                from collections import Counter
                 stock = tuple(sorted(Counter(case.pack.tiles.parse_rack(rnd.stock)).items()))
             group = build_group(case.variant, case.pack, board, drawn, stock)
         except (NotationError, ValueError) as exc:
@@ -109,7 +109,7 @@ def _play_round(case: Case, rnd: RoundInput, board: Board, stopped: dict[int, in
         first, second = _tactic_continuation(case, rnd, board, contexts)
         played, top = [first, second], first.score + second.score
     elif rnd.continuation is None:
-        found = topfinder.top_move(ctx, rnd.where)
+        found = top_move(ctx, rnd.where)
         played, top = [found], found.score
     else:
         if len(rnd.continuation) != 1:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .decision import _WARNING_ORDER, Decision, RoundContext, decide_move
-from .placement import apply_placement
+from .placement import Placement, apply_placement, place_move
 from .reasons import Reason, Violation
 from .rulings import Status, WarningKind
 from .slip import Slip, WrittenMove
@@ -24,10 +24,11 @@ def _decide_order(moves: tuple[WrittenMove, ...], first: RoundContext, second: R
     return one, two
 
 
-def _placement(decision: Decision, ctx: RoundContext):
-    from .placement import place_move
+def _placement(decision: Decision, ctx: RoundContext) -> Placement:
     assert decision.move is not None
-    return place_move(ctx.board, decision.move, ctx.pack)
+    placed = place_move(ctx.board, decision.move, ctx.pack)
+    assert isinstance(placed, Placement)  # the move was ruled legal on this board
+    return placed
 
 
 def decide_tactic(slip: Slip, group_a: RoundContext, group_b: RoundContext) -> Decision:
