@@ -131,7 +131,7 @@ def top(board_path: Path, rack: str, rules_name: str, words: Path | None, as_jso
     ranked = rank_tops(found, stock, pack, rules.continuation, rules.end)
     flags = [a.text for a in top_flags(ranked[0], ranked, rules.letter_names)] if ranked else []
     if as_json:
-        _emit_json({"words": label, "rack": "".join(letters), "top_score": ranked[0].score if ranked else None,
+        _emit_json({"word_list": label, "rack": "".join(letters), "top_score": ranked[0].score if ranked else None,
                     "flags": flags, "tops": [_candidate_json(c) for c in ranked]})
         return
     click.echo(f"word list: {label}")

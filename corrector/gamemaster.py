@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
-from .announcement import Announcement, draw_text, top_flags
+from .announcement import draw_text, top_flags
 from .bag import Bag, Draw, draw_group, group_label, sort_letters, stock_can_continue
 from .board import Board
 from .continuation import Candidate, TopFunction, find_tops, rank_tops
