@@ -57,3 +57,19 @@ def test_simulate_prints_the_game_log():
 def test_simulate_unknown_variant_exits_2():
     result = CliRunner().invoke(main, ["simulate", "--seed", "1", "--variant", "nope"])
     assert result.exit_code == 2 and "unknown variant" in result.output
+
+
+GOLDEN = __import__("pathlib").Path(__file__).parent / "golden"
+
+
+def test_simulate_golden_game_logs():
+    """Reviewed game logs (demo list): the draws, the D 5.3.7 choices and the flags stay as they
+    were. Regenerate on purpose only: FLUTURAS_REGENERATE_GOLDEN=1 python -m pytest tests/test_cli_game.py"""
+    import os
+
+    for variant, seed in (("classic", 1), ("completiv", 2)):
+        result = CliRunner().invoke(main, ["simulate", "--seed", str(seed), "--variant", variant, "--json"])
+        path = GOLDEN / f"simulate_{variant}_seed{seed}.json"
+        if os.environ.get("FLUTURAS_REGENERATE_GOLDEN"):
+            path.write_text(result.output, encoding="utf-8")
+        assert result.output == path.read_text(encoding="utf-8"), f"{path.name} differs"
