@@ -150,7 +150,7 @@ def top(board_path: Path, rack: str, rules_name: str, words: Path | None, as_jso
     from corrector.bag import Bag
     from corrector.board import Board
     from corrector.continuation import find_tops, rank_tops
-    from corrector.gamemaster import _default_top_fn
+    from corrector.gamemaster import default_top_function
     from corrector.rulepack import load_pack
     from corrector.tiles import JOKER
     from corrector.variants import load_duplicate_rules
@@ -162,11 +162,11 @@ def top(board_path: Path, rack: str, rules_name: str, words: Path | None, as_jso
     rules = load_duplicate_rules(pack)
     on_board = Counter(JOKER if t.joker else t.letter for _, _, t in board.tiles())
     stock = Bag.full(pack.tiles).counts() - on_board
-    found = find_tops(board, letters, {}, rules.variant("classic"), pack, lexicon, _default_top_fn())
+    found = find_tops(board, letters, {}, rules.variant("classic"), pack, lexicon, default_top_function())
     ranked = rank_tops(found, stock, pack, rules.continuation, rules.end)
     flags = [a.text for a in top_flags(ranked[0], ranked, rules.letter_names)] if ranked else []
     if as_json:
-        _emit_json({"words": label, "rack": "".join(letters), "top_score": ranked[0].score if ranked else None,
+        _emit_json({"word_list": label, "rack": "".join(letters), "top_score": ranked[0].score if ranked else None,
                     "flags": flags, "tops": [_candidate_json(c) for c in ranked]})
         return
     click.echo(f"word list: {label}")

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
-from .announcement import Announcement, draw_text, top_flags
+from .announcement import draw_text, top_flags
 from .bag import Bag, Draw, draw_group, group_label, sort_letters, stock_can_continue
 from .board import Board
 from .continuation import Candidate, TopFunction, find_tops, rank_tops
@@ -96,15 +95,17 @@ END_STOCK = "stock"            # D 5.3.8: bag + group lack a vowel or a consonan
 END_NO_MOVE = "no_move"        # no legal move with the group: nothing can continue the game
 
 
-def _default_top_fn() -> TopFunction:
+def default_top_function() -> TopFunction:
+    """`corrector.movegen.top_moves`, imported when first needed."""
     from .movegen import top_moves
 
     return top_moves
 
 
 class GameMaster:
-    """Runs one duplicate game. `rng` makes the draws (never the global generator); `top_fn`
-    is `corrector.movegen.top_moves` unless another is given."""
+    """Runs one duplicate game. `rng` makes the draws (never the global generator; built from
+    `seed` when not given; `seed` is also recorded in the log); `top_fn` is
+    `corrector.movegen.top_moves` unless another is given."""
 
     def __init__(self, pack: RulePack, lexicon: Any, variant: str | Variant = "classic",
                  rng: random.Random | None = None, top_fn: TopFunction | None = None,
@@ -118,7 +119,7 @@ class GameMaster:
                             "are not run by the game master yet")
         self.seed = seed
         self.rng = rng if rng is not None else random.Random(seed)
-        self.top_fn = top_fn or _default_top_fn()
+        self.top_fn = top_fn or default_top_function()
         self.board = Board()
         self.bag = Bag.full(pack.tiles)
         self.kept: tuple[str, ...] = ()

@@ -2,14 +2,12 @@
 search tries, and the duplicate rules file."""
 from __future__ import annotations
 
-import shutil
 from collections import Counter
 
 import pytest
 
 from corrector.errors import RulePackError
 from corrector.reasons import Reason, Violation
-from corrector.rulepack import RULES_DIR
 from corrector.tiles import Tile
 from corrector.variants import RackUse, _load, load_duplicate_rules, rack_options, use_rack
 

@@ -1,0 +1,93 @@
+"""Check a duplicate game log on its own, without the game master: replay every round on a fresh
+board and verify each clause the game master is meant to follow (RULES.md §5-6).
+
+Used by the tests and by `benchmarks/simulate_games.py`; an arbiter can run it on any log."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .bag import Bag, Composition
+from .board import Board
+from .coords import parse_frs
+from .errors import NotationError
+from .gamemaster import END_NO_MOVE, END_STOCK, GameLog
+from .placement import Move, Placement, apply_placement, place_move
+from .rulepack import RulePack
+from .tiles import JOKER
+from .variants import DuplicateRules, RackUse, use_rack
+
+
+def _on_board(board: Board) -> Counter[str]:
+    return Counter(JOKER if t.joker else t.letter for _, _, t in board.tiles())
+
+
+def check_game_log(game: GameLog, pack: RulePack, lexicon: Any, rules: DuplicateRules,
+                   finished: bool = True) -> list[str]:
+    """Every problem found, one line each (an empty list: the game was run legally):
+    each group keeps the last leave (D 5.3.1) unless given up (D 5.3.2) and passes D 5.3.1 for
+    the stock of its round; each move is legal on the board, in the word list and with the
+    group (D 8 for the variant), and scores as logged; totals add up; the game ends by D 5.3.8
+    (or with no legal move); board + stock hold exactly the tile set."""
+    problems: list[str] = []
+    variant = rules.variant(game.variant)
+    board = Board()
+    full = Bag.full(pack.tiles).counts()
+    total = 0
+    leave: Counter[str] = Counter()
+    for r in game.rounds:
+        where = f"round {r.round}"
+        stock = full - _on_board(board)
+        group = [ch for ch in r.group if ch != "+"]
+        offered = r.rejected[0].split(":")[0] if r.rejected else r.group
+        offered_kept = offered.split("+")[0] if "+" in offered else ""
+        if Counter(offered_kept) != leave:
+            problems.append(f"{where}: kept {offered_kept or '-'} but the last leave was {''.join(leave.elements()) or '-'}")
+        if r.rejected and "+" in r.group:
+            problems.append(f"{where}: leftovers kept after a group was given up (D 5.3.2)")
+        bag_after = stock - Counter(group)
+        if Counter(group) - stock:
+            problems.append(f"{where}: group {r.group} holds letters not in the stock")
+            break
+        size = max(variant.drawn, len(r.group.split("+")[0]) if "+" in r.group else 0)
+        judge = variant.draw_rule_for(r.round, rules.draw).judge(pack.tiles, size)
+        problem = judge(group, Bag(pack.tiles, bag_after))
+        if problem is not None:
+            problems.append(f"{where}: group {r.group} breaks {problem.article}: {problem.message()}")
+        try:
+            move = Move(parse_frs(r.position), pack.tiles.parse_word(r.word))
+        except NotationError as exc:
+            problems.append(f"{where}: {exc}")
+            break
+        placed = place_move(board, move, pack)
+        if not isinstance(placed, Placement):
+            problems.append(f"{where}: {move}: {placed}")
+            break
+        if placed.score != r.score:
+            problems.append(f"{where}: {move} scores {placed.score}, the log says {r.score}")
+        missing = [w.text for w in placed.words if w.text not in lexicon]
+        if missing:
+            problems.append(f"{where}: {move}: not in the word list: {', '.join(missing)}")
+        use = use_rack(variant, group, bag_after, [t for _, _, t in placed.new_tiles])
+        if not isinstance(use, RackUse):
+            problems.append(f"{where}: {move}: {use}")
+            break
+        apply_placement(board, placed)
+        total += placed.score
+        if total != r.cumulative:
+            problems.append(f"{where}: cumulative {r.cumulative}, the moves add up to {total}")
+        leave = Counter(use.leave)
+    if total != game.total:
+        problems.append(f"total {game.total}, the moves add up to {total}")
+    if _on_board(board) + Counter(game.stock_left) != full:
+        problems.append("board + stock left do not hold exactly the tile set")
+    if not game.tiles_conserved:
+        problems.append("the game master reports tiles not conserved")
+    if finished:
+        end = rules.end
+        if game.end_reason == END_STOCK:
+            if Composition.of(game.stock_left, pack.tiles).shortfall(end.min_vowels, end.min_consonants) == 0:
+                problems.append(f"ended by D 5.3.8 while the stock {game.stock_left} can still give a group")
+        elif game.end_reason != END_NO_MOVE:
+            problems.append(f"the game did not end (end reason {game.end_reason})")
+    return problems
