@@ -28,6 +28,10 @@ class Reason(Enum):
     WORD_MISSING = ("§3.4", "cuvântul lipsește", "the word is missing")
     TOO_MANY_TILES = ("§6", "prea multe litere așezate ({detail})", "too many tiles placed ({detail})")
     JOKER_NOT_IN_GROUP = ("§3", "joker marcat fără joker în grup ({detail})", "a joker is marked but the group has none ({detail})")
+    TOO_MANY_TILES = ("§6", "mutarea așază {detail} litere, mai multe decât se pot folosi",
+                      "the move places {detail} tiles, more than may be used")
+    MOVE_FITS_ELSEWHERE = ("§3.4", "ambele semne ale poziției sunt greșite (mutarea ar fi legală la {detail})",
+                           "both signs of the position are wrong (the move would be legal at {detail})")
 
     @property
     def article(self) -> str:
