@@ -31,3 +31,8 @@ class BoardFileError(FluturasError):
 class GameError(FluturasError):
     """A duplicate game asked to do what its state forbids (drawing after the end, a
     continuation that is not legal, letters missing from the stock)."""
+
+
+class AnticipationInputError(FluturasError):
+    """Anticipation groups or a game file that break A 5.2 or name what does not exist
+    (a group outside 1–15, a round played twice, a slip of an unknown table)."""

@@ -31,6 +31,12 @@ class Reason(Enum):
     MOVE_FITS_ELSEWHERE = ("§3.4", "ambele semne ale poziției sunt greșite (mutarea ar fi legală la {detail})",
                            "both signs of the position are wrong (the move would be legal at {detail})")
 
+    NOT_A_BINGO = ("§7", "varianta cere scrabble: toate cele 7 litere ale grupei ({detail})",
+                   "the variant requires a bingo: all 7 letters of the group ({detail})")
+    EXTRA_MOVE = ("§7", "după turul 1 se face o singură depunere pe tur ({detail})",
+                  "after round 1 a slip holds one move ({detail})")
+    WORD_SPLIT = ("§7", "după anulare cuvântul are un gol la {detail}", "after the cancellation the word has a gap at {detail}")
+
     @property
     def article(self) -> str:
         return self.value[0]
