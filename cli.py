@@ -69,5 +69,47 @@ def replay(record: Path, rules_name: str, as_json: bool) -> None:
         sys.exit(1)
 
 
+# --- correction -------------------------------------------------------------------------------
+
+@main.command()
+@click.argument("case", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def judge(case: Path, as_json: bool) -> None:
+    """Correct a game file. A file with "type": "anticipation" is an anticipation game
+    (docs/anticipation.md): the "Verificare" answers come first, then every player's rounds
+    and totals, then the ranking."""
+    from corrector.anticipation.judge import is_anticipation, judge_file
+    from corrector.errors import FluturasError
+
+    try:
+        data = json.loads(case.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise FluturasError(f"{case}: cannot read the game file: {exc}") from exc
+    if not is_anticipation(data):
+        raise FluturasError(f"{case}: duplicate games are corrected by the duplicate judge (issue 4), "
+                            "not part of this build; anticipation files carry \"type\": \"anticipation\"")
+    result = judge_file(case)
+    if as_json:
+        _emit_json(result.to_json())
+        return
+    for answer in result.verifications:
+        words = ", ".join(f"{c.word} {'DA' if c.valid else 'NU'}" for c in answer.checks)
+        click.echo(f"Verificare  round {answer.round:>2}  table {answer.table:>3}: {words}")
+    for player in result.standings():
+        click.echo(f"\ntable {player.table} {player.name}")
+        for rnd in player.rounds:
+            for move in rnd.moves:
+                revised = "; ".join(f"round {r.at_round}: {r.outcome.name} {r.old_score}→{r.new_score}"
+                                    for r in move.revisions)
+                click.echo(f"  {rnd.round:>2}.{move.slot} g{move.group:<2} {move.score:>4}  {move.decision.explain('en')}"
+                           + (f"  [{revised}]" if revised else ""))
+            if rnd.status.value != "played":
+                click.echo(f"  {rnd.round:>2}   {rnd.status.value}")
+            if rnd.warnings:
+                click.echo(f"  {rnd.round:>2}   warning: {', '.join(w.name for w in rnd.warnings)}")
+        click.echo(f"  moves {player.moves_total}, penalties −{player.penalty_total}, warnings −{player.warning_cost}"
+                   f", total {player.total}, place {player.rank if player.rank is not None else '-'}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -133,8 +133,7 @@ def draw_groups(pack: RulePack, rules: DrawRules, seed: int) -> GroupSet:
         failing = bag.draw(GROUP_SIZE, rng)
         groups.append(failing)
         left = count + 1 - len(groups)
-        back = next(t for t in range(1, len(groups))
-                    if _can_split([x for g in groups[-t:] for x in g] + bag.letters(), t + left, pack))
+        back = repair_span(groups[1:], bag.letters(), left, pack)
         returned = groups[-back:]
         del groups[-back:]
         repairs.append(Repair(tuple(range(len(groups) + 1, len(groups) + back + 1)),
@@ -154,6 +153,16 @@ def draw_groups(pack: RulePack, rules: DrawRules, seed: int) -> GroupSet:
             groups.append(_draw_until(bag, GROUP_SIZE, number, supervised, rng, redraws))
     return GroupSet(tuple(tuple(sort_letters(g, pack.tiles)) for g in groups), "drawn",
                     tuple(redraws), tuple(repairs), seed)
+
+
+def repair_span(drawn: Sequence[Sequence[str]], bag: Sequence[str], left: int, pack: RulePack) -> int:
+    """A 5.2.e: how many of the last drawn 7-letter groups go back to the bag: the fewest,
+    taken strictly from the end, whose letters with the bag's can make every group still to
+    draw valid (the rulebook's example: 0, 1 and 2 vowels in the last three groups -> 3)."""
+    for t in range(1, len(drawn) + 1):
+        if _can_split([x for g in drawn[-t:] for x in g] + list(bag), t + left, pack):
+            return t
+    raise AnticipationInputError("A 5.2.e: no run of last groups can be made valid")
 
 
 def _draw_until(bag: Bag, size: int, number: int, check: GroupCheck, rng: random.Random,

@@ -145,6 +145,7 @@ class PlayerResult:
     dropped_out_in: int | None = None
     rank: int | None = None
     ranking_points: int | None = None
+    vowel_stock_left: dict[str, int] | None = None  # avocalic (A 8.1): this player's own stock
 
     @property
     def moves(self) -> list[MoveRuling]:
@@ -182,4 +183,5 @@ class PlayerResult:
             "eliminated_in": self.disciplinary.eliminated_in if self.disciplinary else None,
             "dropped_out_in": self.dropped_out_in, "total": self.total,
             "ranking_points": self.ranking_points, "rank": self.rank,
+            "vowel_stock_left": self.vowel_stock_left,
         }

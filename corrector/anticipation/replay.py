@@ -28,6 +28,7 @@ from .penalty import apply_penalty_caps
 from .variants import bingo_violation, is_pass, move_group, take_vowels, vowel_stock
 from .verification import answer_verification
 
+_GROUP_REASONS = (Reason.LETTERS_NOT_IN_GROUP, Reason.TOO_MANY_TILES)
 _SLIP_LEVEL = (WarningKind.BACK_DETAILS, WarningKind.TABLE_OR_ROUND_MISSING)
 
 
@@ -62,7 +63,7 @@ def _plan(slip: Slip, numbers: tuple[int, ...]) -> list[tuple[WrittenMove, tuple
 def _judge(wm: WrittenMove, candidates: tuple[int, ...], board: Board, slip: Slip,
            state: _PlayerState) -> tuple[Decision, int, RoundContext]:
     """The first legal reading among the candidate groups; if none is legal, the ruling whose
-    reason is not "letters not in the group" (it names the real fault), else the first."""
+    reason is not about the group's letters (it names the real fault), else the first."""
     tried: list[tuple[Decision, int, RoundContext]] = []
     for number in candidates:
         group = move_group(state.game.variant, state.groups.group(number), number, state.stock, state.pack)
@@ -72,7 +73,7 @@ def _judge(wm: WrittenMove, candidates: tuple[int, ...], board: Board, slip: Sli
             return apply_warnings(decision, slip, wm, ctx), number, ctx
         tried.append((decision, number, ctx))
     for entry in tried:
-        if entry[0].violation is None or entry[0].violation.reason is not Reason.LETTERS_NOT_IN_GROUP:
+        if entry[0].violation is None or entry[0].violation.reason not in _GROUP_REASONS:
             return entry
     return tried[0]
 
@@ -151,6 +152,8 @@ def replay_player(game: AnticipationGame, player: Player) -> PlayerResult:
             result.dropped_out_in = rnd
         result.rounds.append(ruling)
     apply_penalty_caps(state.moves, pack.sanctions)
+    if game.variant is Variant.AVOCALIC:
+        result.vowel_stock_left = {k: v for k, v in sorted(stock.items()) if v > 0}
     result.warning_charges = charge_warnings(
         [(r.round, w) for r in result.rounds for w in r.warnings], pack.sanctions)
     return result

@@ -13,7 +13,7 @@ from corrector.tiles import JOKER
 
 WORDS = ["AS", "SA", "CASA", "CAS", "CASE", "ACASA", "MASA", "LAC", "LAS", "CAL", "CALE", "ALE", "ARE",
          "RAC", "RACE", "ARC", "CER", "SAC", "SACI", "ACE", "ACI", "CAI", "MAI", "MARE", "AER", "CARE",
-         "SARE", "ERA", "ERAM", "RAMA", "ARMA", "MAS", "TRAS", "RATA", "ATAC", "TAC", "CAT", "CARTE"]
+         "SARE", "ERA", "ERAM", "RAMA", "ARMA", "MAS", "TRAS", "RATA", "ATAC", "TAC", "CAT", "CARTE", "AC"]
 
 
 def lexicon(pack: RulePack, extra: list[str] | tuple[str, ...] = ()) -> Lexicon:
@@ -57,3 +57,8 @@ def game(pack: RulePack, words: Lexicon, groups: GroupSet, *slips: AnticipationS
     return AnticipationGame(pack, words, variant, groups, order,
                             tuple(Player(t, f"Player {t}") for t in range(1, players + 1)), slips,
                             player_groups or {}, disciplinary)
+
+
+def standard_groups(pack: RulePack, words: Lexicon) -> GroupSet:
+    """Group 1 AS; rounds 1–4 (groups 2–5) hold the letters the hand-checked boards need."""
+    return groups_with(pack, words, "AS", "ACEMRST", "ACEILRT", "AACELST", "ADEIRTU")
