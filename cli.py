@@ -73,21 +73,55 @@ def replay(record: Path, rules_name: str, as_json: bool) -> None:
 
 @main.command()
 @click.argument("case", type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (sorted keys, byte-stable).")
 def judge(case: Path, as_json: bool) -> None:
-    """Correct a game file. A file with "type": "anticipation" is an anticipation game
-    (docs/anticipation.md): the "Verificare" answers come first, then every player's rounds
-    and totals, then the ranking."""
-    from corrector.anticipation.judge import is_anticipation, judge_file
+    """Correct a whole duplicate game from a judge input (docs/judge.md): one decision per slip,
+    sanctions, solos, totals and ranking (RULES.md §3, §4, §6). A file with "type": "anticipation"
+    is an anticipation game (docs/anticipation.md, RULES.md §7)."""
+    if _is_anticipation_file(case):  # RULES.md §7: docs/anticipation.md
+        _judge_anticipation(case, as_json)
+        return
+    from corrector.case import load_case
+    from corrector.judge import judge_case
+    from corrector.report import result_json
+
+    data = result_json(judge_case(load_case(case)))
+    if as_json:
+        _emit_json(data)
+        return
+    for rnd in data["rounds"]:
+        click.echo(f"round {rnd['round']}  {' / '.join(rnd['rack'])}  top {rnd['top']}  {' + '.join(rnd['continuation'])}")
+        for slip in rnd["slips"]:
+            flags = f"  [{', '.join(slip['flags'])}]" if slip["flags"] else ""
+            click.echo(f"  table {slip['table']:>3}  {slip['status']:<13} {slip['credited']:>4}  {slip['explanation']['en']}{flags}")
+    click.echo(f"top of the game: {data['top_total']}")
+    click.echo(f"{'rank':>4}  {'table':>5}  {'name':<20} {'total':>6} {'%top':>7}  warnings penalties solos disciplinary")
+    by_table = {t["table"]: t for t in data["tables"]}
+    for table in data["ranking"]:
+        t = by_table[table]
+        rank = "-" if t["rank"] is None else str(t["rank"])
+        pct = "-" if t["percent_of_top"] is None else f"{t['percent_of_top']:.2f}"
+        extra = "  eliminated" if t["eliminated"] else ""
+        if "tops" in t:  # duplicate top (D 8.4): ranked by tops
+            extra = f"  tops {t['tops']} (found {t['tops_found']}, finders {t['finders_sum']}, points {t['top_points']})" + extra
+        click.echo(f"{rank:>4}  {table:>5}  {t['name'][:20]:<20} {t['total']:>6} {pct:>7}  "
+                   f"{t['warnings']:>8} {t['penalties']:>9} {t['solos']:>5} {t['disciplinary']:>12}{extra}")
+
+
+def _is_anticipation_file(case: Path) -> bool:
+    from corrector.anticipation.judge import is_anticipation
     from corrector.errors import FluturasError
 
     try:
-        data = json.loads(case.read_text(encoding="utf-8"))
+        return is_anticipation(json.loads(case.read_text(encoding="utf-8")))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise FluturasError(f"{case}: cannot read the game file: {exc}") from exc
-    if not is_anticipation(data):
-        raise FluturasError(f"{case}: duplicate games are corrected by the duplicate judge (issue 4), "
-                            "not part of this build; anticipation files carry \"type\": \"anticipation\"")
+
+
+def _judge_anticipation(case: Path, as_json: bool) -> None:
+    """Verification answers first (A 5.5.h), then every player's rounds and totals, by place."""
+    from corrector.anticipation.judge import judge_file
+
     result = judge_file(case)
     if as_json:
         _emit_json(result.to_json())

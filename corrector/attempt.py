@@ -41,7 +41,7 @@ class Attempt:
         return self.placement.score if self.placement else 0
 
 
-def choose_by_score(options: Sequence[tuple[int, object]], declared: int | None, policy: str) -> tuple[object, Flag | None]:
+def choose_by_score(options: Sequence[tuple[int, object]], declared: int | None, policy: str) -> tuple[object, Flag]:
     """The **Decision** of RULES.md §3 (one wrong sign, unmarked joker): the option whose score
     equals the declared score, otherwise the lowest-scoring one; `policy="lowest"` always takes
     the lowest. `options` come in a stable order; the first of equal options wins."""
@@ -117,7 +117,8 @@ def try_reading(board: Board, position: Position, tiles: tuple[Tile, ...], decla
     flags: tuple[Flag, ...] = ()
     if len(scored) > 1:  # RULES.md §3 warning c Decision: declared score, else lowest; flag it
         chosen, how = choose_by_score(scored, declared, pack.policies.unmarked_joker_choice)
-        flags = (Flag.JOKER_AMBIGUOUS, how) if how else (Flag.JOKER_AMBIGUOUS,)
+        differ = len({score for score, _ in scored}) > 1
+        flags = (Flag.JOKER_AMBIGUOUS, how) if differ else (Flag.JOKER_AMBIGUOUS,)
     else:
         chosen = scored[0][1]
     assert isinstance(chosen, Placement)

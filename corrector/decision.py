@@ -69,22 +69,36 @@ class Decision:
     waived: tuple[WarningKind, ...] = ()
     geometric_score: int | None = None
     notes: tuple[str, ...] = field(default=())
+    more_warnings: tuple[WarningKind, ...] = ()   # tactic slips when the one-per-slip cap is off
+    parts: tuple["Decision", ...] = ()            # tactic: the two moves of the slip
 
     @property
     def legal(self) -> bool:
         return self.status in (Status.VALID, Status.PENALISED)
 
+    def all_warnings(self) -> tuple[WarningKind, ...]:
+        return ((self.warning,) if self.warning else ()) + self.more_warnings
+
+    def all_penalties(self) -> tuple[PenaltyKind, ...]:
+        if self.parts:
+            return tuple(p.penalty for p in self.parts if p.penalty)
+        return (self.penalty,) if self.penalty else ()
+
     def articles(self) -> list[str]:
         out = [self.status.cite()]
+        for part in self.parts:
+            out += [a for a in part.articles() if a not in out]
         if self.violation:
             out.append(f"RULES.md {self.violation.article} / {rulebook_article(self.violation.reason)}")
-        out += [kind.cite() for kind in (self.penalty, self.warning) if kind]
+        out += [kind.cite() for kind in (self.penalty, *self.all_warnings()) if kind]
         return out
 
     def explain(self, language: str = "en") -> str:
         ro = language == "ro"
-        parts: list[str] = []
-        if self.violation:
+        parts: list[str] = [f"{i}) {p.explain(language)}" for i, p in enumerate(self.parts, start=1)]
+        if self.parts:
+            parts.append(("total " if ro else "total ") + str(self.score))
+        elif self.violation:
             parts.append(f"{self.status.message(language)}: {self.violation.message(language)}")
         elif self.move is not None:
             parts.append(f"{self.move} = {self.score} " + ("puncte" if ro else "points"))
@@ -93,9 +107,9 @@ class Decision:
         else:
             parts.append(self.status.message(language))
         if self.penalty:
-            parts.append(f"{self.penalty.message(language)} ({self.penalty.rulebook}): −20 → {self.credited}")
-        if self.warning:
-            parts.append(("avertisment" if ro else "warning") + f" {self.warning.rulebook}: {self.warning.message(language)}")
+            parts.append(f"{self.penalty.message(language)} ({self.penalty.rulebook}): {self.score} − {self.score - self.credited} = {self.credited}")
+        for warning in self.all_warnings():
+            parts.append(("avertisment" if ro else "warning") + f" {warning.rulebook}: {warning.message(language)}")
         if self.waived:
             names = ", ".join(w.rulebook for w in self.waived)
             parts.append(("avertisment neacordat" if ro else "warning not given") + f" ({names})")
@@ -158,40 +172,51 @@ def _anywhere(board: Board, tiles: tuple[Tile, ...], ctx: RoundContext) -> Posit
     return None
 
 
-def _find_move(wm: WrittenMove, tiles: tuple[Tile, ...], ctx: RoundContext) -> tuple[Attempt | None, PenaltyKind | None, bool, tuple[Flag, ...], Decision | None]:
-    """Steps 1–4 of RULES.md §3. Returns (attempt, penalty kind, inverted?, flags, or an incorrect decision)."""
+@dataclass(frozen=True)
+class _Found:
+    """The reading that gave a legal move, and what it costs (RULES.md §3 steps 1–3)."""
+
+    attempt: Attempt
+    penalty: PenaltyKind | None = None
+    inverted: bool = False
+    flags: tuple[Flag, ...] = ()
+
+
+def _find_move(wm: WrittenMove, tiles: tuple[Tile, ...], ctx: RoundContext) -> _Found | Decision:
+    """Steps 1–4 of RULES.md §3: a legal reading, or the incorrect decision with its reason."""
     written = wm.position or ""
     signs = _read_signs(wm.position)
-    if isinstance(signs, Violation) and signs.reason is Reason.SIGN_MISSING:
-        return None, None, False, (), incorrect(signs, written)
+    if isinstance(signs, Violation):  # a sign missing (D 6.1.d) or no sign readable (D 6.1.c)
+        return incorrect(signs, written)
+
+    def attempt(position: Position) -> Attempt:
+        return try_reading(ctx.board, position, tiles, wm.score, ctx.group, ctx.lexicon, ctx.pack)
+
     first: Attempt | None = None
-    if isinstance(signs, _Signs) and signs.row is not None and signs.col is not None:
+    if signs.row is not None and signs.col is not None:
         position = Position(signs.row, signs.col, signs.horizontal)
-        first = try_reading(ctx.board, position, tiles, wm.score, ctx.group, ctx.lexicon, ctx.pack)
+        first = attempt(position)
         if first.legal:
-            return first, None, False, (), None
-        inverted = try_reading(ctx.board, position.inverted(), tiles, wm.score, ctx.group, ctx.lexicon, ctx.pack)
+            return _Found(first)
+        inverted = attempt(position.inverted())
         if inverted.legal:
-            return inverted, PenaltyKind.INVERTED_SIGNS, True, (), None
-    if isinstance(signs, _Signs):
-        legal = [a for a in (try_reading(ctx.board, p, tiles, wm.score, ctx.group, ctx.lexicon, ctx.pack)
-                             for p in _one_sign_changed(signs)) if a.legal]
-        if len(legal) == 1:
-            return legal[0], PenaltyKind.ONE_SIGN_WRONG, False, (), None
-        if legal:  # RULES.md §3 step 3 Decision: declared score, else lowest; flag either way
-            chosen, how = choose_by_score([(a.score, a) for a in legal], wm.score, ctx.pack.policies.one_wrong_sign_choice)
-            assert isinstance(chosen, Attempt)
-            return chosen, PenaltyKind.ONE_SIGN_WRONG, False, (Flag.SIGN_AMBIGUOUS, how) if how else (Flag.SIGN_AMBIGUOUS,), None
+            return _Found(inverted, PenaltyKind.INVERTED_SIGNS, inverted=True)
+    legal = [a for a in map(attempt, _one_sign_changed(signs)) if a.legal]
+    if len(legal) == 1:
+        return _Found(legal[0], PenaltyKind.ONE_SIGN_WRONG)
+    if legal:  # RULES.md §3 step 3 Decision: declared score, else lowest; flag either way
+        chosen, how = choose_by_score([(a.score, a) for a in legal], wm.score, ctx.pack.policies.one_wrong_sign_choice)
+        assert isinstance(chosen, Attempt)
+        return _Found(chosen, PenaltyKind.ONE_SIGN_WRONG, flags=(Flag.SIGN_AMBIGUOUS, how))
     geometric = first.geometric_score if first else None
     if first and first.violation and first.violation.reason is Reason.WORD_NOT_IN_LIST:
-        return None, None, False, (), incorrect(first.violation, written, geometric)
+        return incorrect(first.violation, written, geometric)
     elsewhere = _anywhere(ctx.board, tiles, ctx)
     if elsewhere is not None:
-        return None, None, False, (), incorrect(Violation(Reason.MOVE_FITS_ELSEWHERE, str(elsewhere)), written, geometric)
+        return incorrect(Violation(Reason.MOVE_FITS_ELSEWHERE, str(elsewhere)), written, geometric)
     if first and first.violation:
-        return None, None, False, (), incorrect(first.violation, written, geometric)
-    violation = signs if isinstance(signs, Violation) else Violation(Reason.MALFORMED_POSITION, written)
-    return None, None, False, (), incorrect(violation, written)
+        return incorrect(first.violation, written, geometric)
+    return incorrect(Violation(Reason.MALFORMED_POSITION, written), written)
 
 
 def _parse_tiles(wm: WrittenMove, pack: RulePack) -> tuple[Tile, ...] | Violation:
@@ -213,10 +238,11 @@ def decide_move(wm: WrittenMove, ctx: RoundContext) -> Decision:
     if main not in ctx.lexicon:
         probe = try_reading(ctx.board, _position_or_h8(wm, ctx), tiles, None, ctx.group, _AnyWord(), ctx.pack)
         return incorrect(Violation(Reason.WORD_NOT_IN_LIST, main), wm.position or "", probe.geometric_score)
-    attempt, penalty, inverted, flags, failed = _find_move(wm, tiles, ctx)
-    if failed is not None:
-        return failed
-    assert attempt is not None and attempt.placement is not None
+    found = _find_move(wm, tiles, ctx)
+    if isinstance(found, Decision):
+        return found
+    attempt, penalty, inverted, flags = found.attempt, found.penalty, found.inverted, found.flags
+    assert attempt.placement is not None
     score = attempt.placement.score
     if inverted:
         policy = ctx.pack.policies.inverted_signs_youth if ctx.youth else ctx.pack.policies.inverted_signs_senior

@@ -36,3 +36,8 @@ class GameError(FluturasError):
 class AnticipationInputError(FluturasError):
     """Anticipation groups or a game file that break A 5.2 or name what does not exist
     (a group outside 1–15, a round played twice, a slip of an unknown table)."""
+
+
+class CaseError(FluturasError):
+    """A judge input (CASE.json) that is not well formed: the key and the slip are named.
+    A slip that says something wrong is a player's mistake, ruled on, never one of these."""

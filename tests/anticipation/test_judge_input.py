@@ -25,11 +25,11 @@ def test_section_7_fluturas_judge_corrects_an_anticipation_file():
     assert text.exit_code == 0 and text.output.startswith("Verificare")
 
 
-def test_section_7_a_file_without_the_anticipation_type_is_not_taken_for_one(tmp_path):
-    case = tmp_path / "dup.json"
-    case.write_text(json.dumps({"rules": "ro"}), encoding="utf-8")
-    run = CliRunner().invoke(main, ["judge", str(case)])
-    assert run.exit_code == 2 and "anticipation" in run.output
+def test_section_7_a_file_without_the_anticipation_type_is_not_taken_for_one():
+    from corrector.anticipation.judge import is_anticipation
+
+    assert not is_anticipation({"rules": "ro", "variant": "classic"})
+    assert is_anticipation(json.loads(SAMPLE.read_text(encoding="utf-8")))
 
 
 def test_section_7_schema_errors_are_all_named_by_field():
