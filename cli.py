@@ -76,7 +76,11 @@ def replay(record: Path, rules_name: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (sorted keys, byte-stable).")
 def judge(case: Path, as_json: bool) -> None:
     """Correct a whole duplicate game from a judge input (docs/judge.md): one decision per slip,
-    sanctions, solos, totals and ranking (RULES.md §3, §4, §6)."""
+    sanctions, solos, totals and ranking (RULES.md §3, §4, §6). A file with "type": "anticipation"
+    is an anticipation game (docs/anticipation.md, RULES.md §7)."""
+    if _is_anticipation_file(case):  # RULES.md §7: docs/anticipation.md
+        _judge_anticipation(case, as_json)
+        return
     from corrector.case import load_case
     from corrector.judge import judge_case
     from corrector.report import result_json
@@ -217,6 +221,43 @@ def simulate(seed: int, variant: str, rules_name: str, words: Path | None, as_js
     for r in game.rounds:
         if r.equal_tops:
             click.echo(f"round {r.round} equal tops: {', '.join(r.equal_tops)}")
+
+
+def _is_anticipation_file(case: Path) -> bool:
+    from corrector.anticipation.judge import is_anticipation
+    from corrector.errors import FluturasError
+
+    try:
+        return is_anticipation(json.loads(case.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise FluturasError(f"{case}: cannot read the game file: {exc}") from exc
+
+
+def _judge_anticipation(case: Path, as_json: bool) -> None:
+    """Verification answers first (A 5.5.h), then every player's rounds and totals, by place."""
+    from corrector.anticipation.judge import judge_file
+
+    result = judge_file(case)
+    if as_json:
+        _emit_json(result.to_json())
+        return
+    for answer in result.verifications:
+        words = ", ".join(f"{c.word} {'DA' if c.valid else 'NU'}" for c in answer.checks)
+        click.echo(f"Verificare  round {answer.round:>2}  table {answer.table:>3}: {words}")
+    for player in result.standings():
+        click.echo(f"\ntable {player.table} {player.name}")
+        for rnd in player.rounds:
+            for move in rnd.moves:
+                revised = "; ".join(f"round {r.at_round}: {r.outcome.name} {r.old_score}→{r.new_score}"
+                                    for r in move.revisions)
+                click.echo(f"  {rnd.round:>2}.{move.slot} g{move.group:<2} {move.score:>4}  {move.decision.explain('en')}"
+                           + (f"  [{revised}]" if revised else ""))
+            if rnd.status.value != "played":
+                click.echo(f"  {rnd.round:>2}   {rnd.status.value}")
+            if rnd.warnings:
+                click.echo(f"  {rnd.round:>2}   warning: {', '.join(w.name for w in rnd.warnings)}")
+        click.echo(f"  moves {player.moves_total}, penalties −{player.penalty_total}, warnings −{player.warning_cost}"
+                   f", total {player.total}, place {player.rank if player.rank is not None else '-'}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -49,6 +49,7 @@ class RoundContext:
     group: Group
     lexicon: Container[str]
     youth: bool = False
+    low_score_exemption: bool = True  # D 6.2; anticipation has none (A 6.2)
 
 
 @dataclass(frozen=True)
@@ -285,7 +286,7 @@ def apply_warnings(decision: Decision, slip: Slip, wm: WrittenMove, ctx: RoundCo
     ordered = [w for w in _WARNING_ORDER if w in found]
     if not ordered:
         return decision
-    if decision.score <= ctx.pack.sanctions.warning_exempt_max_score:
+    if ctx.low_score_exemption and decision.score <= ctx.pack.sanctions.warning_exempt_max_score:
         return replace(decision, warning=None, waived=tuple(ordered))
     return replace(decision, warning=ordered[0], waived=tuple(ordered[1:]))
 
