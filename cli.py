@@ -224,13 +224,14 @@ def simulate(seed: int, variant: str, rules_name: str, words: Path | None, as_js
 
 
 def _is_anticipation_file(case: Path) -> bool:
+    """Dispatch on the file's "type" key; an unreadable file is left to the duplicate loader,
+    which names what is wrong with it."""
     from corrector.anticipation.judge import is_anticipation
-    from corrector.errors import FluturasError
 
     try:
         return is_anticipation(json.loads(case.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise FluturasError(f"{case}: cannot read the game file: {exc}") from exc
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False
 
 
 def _judge_anticipation(case: Path, as_json: bool) -> None:
