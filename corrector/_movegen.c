@@ -63,26 +63,30 @@ static inline int32_t child_of(const Gen *g, uint32_t node, int L) {
 static void record(Gen *g, int s, int end, int main_sum, int wmul, int cross_total, int placed) {
     if (g->oom) return;
     if (g->n == g->cap) {
-        size_t cap = g->cap ? g->cap * 2 : 4096;
+        size_t cap = g->cap ? g->cap * 2 : 65536;
         Rec *p = (Rec *)realloc(g->out, cap * sizeof(Rec));
         if (!p) { g->oom = 1; return; }
         g->out = p;
         g->cap = cap;
     }
     Rec *r = &g->out[g->n++];
-    memset(r, 0, sizeof(Rec));
+    int len = end - s;
     r->score = main_sum * wmul + cross_total + (placed >= g->rack_size ? g->bingo_bonus : 0);
     r->horizontal = (uint8_t)g->horizontal;
     r->row = (uint8_t)(g->horizontal ? g->line : s);
     r->col = (uint8_t)(g->horizontal ? s : g->line);
-    r->length = (uint8_t)(end - s);
+    r->length = (uint8_t)len;
     r->placed = (uint8_t)placed;
+    memcpy(r->letters, &g->word[s], (size_t)len);
+    memset(r->letters + len, 0, (size_t)(N - len));
+    uint32_t keep = (1u << len) - 1u;
+    uint32_t news = 0, jokers = 0;
     for (int p = s; p < end; p++) {
-        int i = p - s;
-        r->letters[i] = g->word[p];
-        if (g->wnew[p]) r->new_mask |= (uint16_t)(1u << i);
-        if (g->wjoker[p]) r->joker_mask |= (uint16_t)(1u << i);
+        news |= (uint32_t)g->wnew[p] << p;
+        jokers |= (uint32_t)g->wjoker[p] << p;
     }
+    r->new_mask = (uint16_t)((news >> s) & keep);
+    r->joker_mask = (uint16_t)((jokers >> s) & keep);
 }
 
 static void extend_right(Gen *g, int pos, uint32_t node, int main_sum, int wmul, int cross_total,
