@@ -36,6 +36,7 @@ typedef struct {
     const uint8_t *lmult, *wmult;
     int rack_size, bingo_bonus, tiles;
     int rack[64];
+    uint64_t rackmask; /* bit L: the group still holds a real L */
     int jokers;
     uint64_t all;
     /* current line */
@@ -53,11 +54,22 @@ typedef struct {
     int oom;
 } Gen;
 
+/* Edges are sorted by letter, so an edge's index is the count of smaller letters in the mask. */
+static inline uint32_t edge_of(const Gen *g, uint32_t node, int L) {
+    return g->start[node] + (uint32_t)__builtin_popcountll(g->mask[node] & (((uint64_t)1 << L) - 1));
+}
+
 static inline int32_t child_of(const Gen *g, uint32_t node, int L) {
     if (!((g->mask[node] >> L) & 1u)) return -1;
-    for (uint32_t e = g->start[node]; e < g->start[node + 1]; e++)
-        if (g->letter[e] == L) return (int32_t)g->target[e];
-    return -1;
+    return (int32_t)g->target[edge_of(g, node, L)];
+}
+
+static inline void take(Gen *g, int L) {
+    if (--g->rack[L] == 0) g->rackmask &= ~((uint64_t)1 << L);
+}
+
+static inline void give(Gen *g, int L) {
+    if (g->rack[L]++ == 0) g->rackmask |= (uint64_t)1 << L;
 }
 
 static void record(Gen *g, int s, int end, int main_sum, int wmul, int cross_total, int placed) {
@@ -94,22 +106,21 @@ static void extend_right(Gen *g, int pos, uint32_t node, int main_sum, int wmul,
     if (pos < N && g->cell[pos] < 0) {
         if (pos > g->anchor && g->final[node]) record(g, s, pos, main_sum, wmul, cross_total, placed);
         if (placed == g->tiles) return;
-        uint64_t allowed = g->mask[node] & g->cross[pos];
-        if (!allowed) return;
+        uint64_t allowed = g->mask[node] & g->cross[pos] & (g->jokers ? g->all : g->rackmask);
         int lm = g->lm[pos], wm = g->wm[pos];
-        for (uint32_t e = g->start[node]; e < g->start[node + 1]; e++) {
-            int L = g->letter[e];
-            if (!((allowed >> L) & 1u)) continue;
-            uint32_t child = g->target[e];
+        while (allowed) {
+            int L = __builtin_ctzll(allowed);
+            allowed &= allowed - 1;
+            uint32_t child = g->target[edge_of(g, node, L)];
             g->word[pos] = (uint8_t)L;
             g->wnew[pos] = 1;
             if (g->rack[L] > 0) {
                 int v = g->values[L] * lm;
                 int ct = cross_total + (g->has_cross[pos] ? (g->cross_sum[pos] + v) * wm : 0);
-                g->rack[L]--;
+                take(g, L);
                 g->wjoker[pos] = 0;
                 extend_right(g, pos + 1, child, main_sum + v, wmul * wm, ct, placed + 1, s);
-                g->rack[L]++;
+                give(g, L);
             }
             if (g->jokers > 0) {
                 int ct = cross_total + (g->has_cross[pos] ? g->cross_sum[pos] * wm : 0);
@@ -146,15 +157,17 @@ static void left_part(Gen *g, int k, uint32_t node, int limit) {
     }
     extend_right(g, g->anchor, node, main_sum, wmul, 0, k, s);
     if (limit == 0) return;
-    for (uint32_t e = g->start[node]; e < g->start[node + 1]; e++) {
-        int L = g->letter[e];
-        uint32_t child = g->target[e];
+    uint64_t allowed = g->mask[node] & (g->jokers ? g->all : g->rackmask);
+    while (allowed) {
+        int L = __builtin_ctzll(allowed);
+        allowed &= allowed - 1;
+        uint32_t child = g->target[edge_of(g, node, L)];
         g->pref[k] = (uint8_t)L;
         if (g->rack[L] > 0) {
-            g->rack[L]--;
+            take(g, L);
             g->pjoker[k] = 0;
             left_part(g, k + 1, child, limit - 1);
-            g->rack[L]++;
+            give(g, L);
         }
         if (g->jokers > 0) {
             g->jokers--;
@@ -297,6 +310,8 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     g->tiles = jokers;
     for (int i = 0; i < alpha; i++) {
         g->rack[i] = ((const int32_t *)rack.buf)[i];
+        if (g->rack[i] < 0) { PyErr_SetString(PyExc_ValueError, "negative letter count"); goto done; }
+        if (g->rack[i] > 0) g->rackmask |= (uint64_t)1 << i;
         g->tiles += g->rack[i];
     }
     if (g->tiles > 0) {
