@@ -220,7 +220,7 @@ static void cross_checks(Gen *g, int horizontal, uint64_t *cross, uint8_t *has, 
     }
 }
 
-static void generate_direction(Gen *g, int horizontal, const uint8_t *anchor_sq, int empty_board) {
+static void generate_direction(Gen *g, int horizontal, const uint8_t *anchor_sq) {
     uint64_t cross[SQ];
     uint8_t has[SQ];
     int32_t sum[SQ];
@@ -242,7 +242,6 @@ static void generate_direction(Gen *g, int horizontal, const uint8_t *anchor_sq,
             any_anchor |= anchor_sq[sq];
         }
         if (!any_anchor) continue;
-        (void)empty_board;
         for (int a = 0; a < N; a++) {
             if (!g->is_anchor[a]) continue;
             g->anchor = a;
@@ -332,8 +331,8 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
                 anchor_sq[sq] = (uint8_t)a;
             }
         Py_BEGIN_ALLOW_THREADS
-        generate_direction(g, 1, anchor_sq, empty);
-        generate_direction(g, 0, anchor_sq, empty);
+        generate_direction(g, 1, anchor_sq);
+        generate_direction(g, 0, anchor_sq);
         Py_END_ALLOW_THREADS
         if (g->oom) { PyErr_NoMemory(); goto done; }
     }

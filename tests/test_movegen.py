@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from corrector.board import Board
-from corrector.coords import Position, parse_frs
+from corrector.coords import parse_frs
 from corrector.lexicon import Lexicon, load_lexicon
 from corrector.movegen import compiled_available, generate_moves, generate_records, top_moves
-from corrector.placement import Placement, apply_placement, place_move
+from corrector.placement import Move, Placement, apply_placement, place_move
 from corrector.rulepack import load_pack
 from corrector.tiles import Tile
 
@@ -32,8 +32,7 @@ def board_with(*moves: str) -> Board:
     return board
 
 
-def _move(pos: str, word: str):
-    from corrector.placement import Move
+def _move(pos: str, word: str) -> Move:
     return Move(parse_frs(pos), RO.tiles.parse_word(word))
 
 
