@@ -54,9 +54,17 @@ typedef struct {
     int oom;
 } Gen;
 
+/* Portable bit count: without -mpopcnt the builtin becomes a slow library call. */
+static inline uint32_t bit_count(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (uint32_t)((x * 0x0101010101010101ULL) >> 56);
+}
+
 /* Edges are sorted by letter, so an edge's index is the count of smaller letters in the mask. */
 static inline uint32_t edge_of(const Gen *g, uint32_t node, int L) {
-    return g->start[node] + (uint32_t)__builtin_popcountll(g->mask[node] & (((uint64_t)1 << L) - 1));
+    return g->start[node] + bit_count(g->mask[node] & (((uint64_t)1 << L) - 1));
 }
 
 static inline int32_t child_of(const Gen *g, uint32_t node, int L) {
