@@ -36,6 +36,7 @@ typedef struct {
     const uint8_t *lmult, *wmult;
     int rack_size, bingo_bonus, tiles;
     int rack[64];
+    uint64_t rackmask; /* bit L: the group still holds a real L */
     int jokers;
     uint64_t all;
     /* current line */
@@ -53,36 +54,59 @@ typedef struct {
     int oom;
 } Gen;
 
+/* Portable bit count: without -mpopcnt the builtin becomes a slow library call. */
+static inline uint32_t bit_count(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (uint32_t)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* Edges are sorted by letter, so an edge's index is the count of smaller letters in the mask. */
+static inline uint32_t edge_of(const Gen *g, uint32_t node, int L) {
+    return g->start[node] + bit_count(g->mask[node] & (((uint64_t)1 << L) - 1));
+}
+
 static inline int32_t child_of(const Gen *g, uint32_t node, int L) {
     if (!((g->mask[node] >> L) & 1u)) return -1;
-    for (uint32_t e = g->start[node]; e < g->start[node + 1]; e++)
-        if (g->letter[e] == L) return (int32_t)g->target[e];
-    return -1;
+    return (int32_t)g->target[edge_of(g, node, L)];
+}
+
+static inline void take(Gen *g, int L) {
+    if (--g->rack[L] == 0) g->rackmask &= ~((uint64_t)1 << L);
+}
+
+static inline void give(Gen *g, int L) {
+    if (g->rack[L]++ == 0) g->rackmask |= (uint64_t)1 << L;
 }
 
 static void record(Gen *g, int s, int end, int main_sum, int wmul, int cross_total, int placed) {
     if (g->oom) return;
     if (g->n == g->cap) {
-        size_t cap = g->cap ? g->cap * 2 : 4096;
+        size_t cap = g->cap ? g->cap * 2 : 65536;
         Rec *p = (Rec *)realloc(g->out, cap * sizeof(Rec));
         if (!p) { g->oom = 1; return; }
         g->out = p;
         g->cap = cap;
     }
     Rec *r = &g->out[g->n++];
-    memset(r, 0, sizeof(Rec));
+    int len = end - s;
     r->score = main_sum * wmul + cross_total + (placed >= g->rack_size ? g->bingo_bonus : 0);
     r->horizontal = (uint8_t)g->horizontal;
     r->row = (uint8_t)(g->horizontal ? g->line : s);
     r->col = (uint8_t)(g->horizontal ? s : g->line);
-    r->length = (uint8_t)(end - s);
+    r->length = (uint8_t)len;
     r->placed = (uint8_t)placed;
+    memcpy(r->letters, &g->word[s], (size_t)len);
+    memset(r->letters + len, 0, (size_t)(N - len));
+    uint32_t keep = (1u << len) - 1u;
+    uint32_t news = 0, jokers = 0;
     for (int p = s; p < end; p++) {
-        int i = p - s;
-        r->letters[i] = g->word[p];
-        if (g->wnew[p]) r->new_mask |= (uint16_t)(1u << i);
-        if (g->wjoker[p]) r->joker_mask |= (uint16_t)(1u << i);
+        news |= (uint32_t)g->wnew[p] << p;
+        jokers |= (uint32_t)g->wjoker[p] << p;
     }
+    r->new_mask = (uint16_t)((news >> s) & keep);
+    r->joker_mask = (uint16_t)((jokers >> s) & keep);
 }
 
 static void extend_right(Gen *g, int pos, uint32_t node, int main_sum, int wmul, int cross_total,
@@ -90,22 +114,21 @@ static void extend_right(Gen *g, int pos, uint32_t node, int main_sum, int wmul,
     if (pos < N && g->cell[pos] < 0) {
         if (pos > g->anchor && g->final[node]) record(g, s, pos, main_sum, wmul, cross_total, placed);
         if (placed == g->tiles) return;
-        uint64_t allowed = g->mask[node] & g->cross[pos];
-        if (!allowed) return;
+        uint64_t allowed = g->mask[node] & g->cross[pos] & (g->jokers ? g->all : g->rackmask);
         int lm = g->lm[pos], wm = g->wm[pos];
-        for (uint32_t e = g->start[node]; e < g->start[node + 1]; e++) {
-            int L = g->letter[e];
-            if (!((allowed >> L) & 1u)) continue;
-            uint32_t child = g->target[e];
+        while (allowed) {
+            int L = __builtin_ctzll(allowed);
+            allowed &= allowed - 1;
+            uint32_t child = g->target[edge_of(g, node, L)];
             g->word[pos] = (uint8_t)L;
             g->wnew[pos] = 1;
             if (g->rack[L] > 0) {
                 int v = g->values[L] * lm;
                 int ct = cross_total + (g->has_cross[pos] ? (g->cross_sum[pos] + v) * wm : 0);
-                g->rack[L]--;
+                take(g, L);
                 g->wjoker[pos] = 0;
                 extend_right(g, pos + 1, child, main_sum + v, wmul * wm, ct, placed + 1, s);
-                g->rack[L]++;
+                give(g, L);
             }
             if (g->jokers > 0) {
                 int ct = cross_total + (g->has_cross[pos] ? g->cross_sum[pos] * wm : 0);
@@ -142,15 +165,17 @@ static void left_part(Gen *g, int k, uint32_t node, int limit) {
     }
     extend_right(g, g->anchor, node, main_sum, wmul, 0, k, s);
     if (limit == 0) return;
-    for (uint32_t e = g->start[node]; e < g->start[node + 1]; e++) {
-        int L = g->letter[e];
-        uint32_t child = g->target[e];
+    uint64_t allowed = g->mask[node] & (g->jokers ? g->all : g->rackmask);
+    while (allowed) {
+        int L = __builtin_ctzll(allowed);
+        allowed &= allowed - 1;
+        uint32_t child = g->target[edge_of(g, node, L)];
         g->pref[k] = (uint8_t)L;
         if (g->rack[L] > 0) {
-            g->rack[L]--;
+            take(g, L);
             g->pjoker[k] = 0;
             left_part(g, k + 1, child, limit - 1);
-            g->rack[L]++;
+            give(g, L);
         }
         if (g->jokers > 0) {
             g->jokers--;
@@ -203,7 +228,7 @@ static void cross_checks(Gen *g, int horizontal, uint64_t *cross, uint8_t *has, 
     }
 }
 
-static void generate_direction(Gen *g, int horizontal, const uint8_t *anchor_sq, int empty_board) {
+static void generate_direction(Gen *g, int horizontal, const uint8_t *anchor_sq) {
     uint64_t cross[SQ];
     uint8_t has[SQ];
     int32_t sum[SQ];
@@ -225,7 +250,6 @@ static void generate_direction(Gen *g, int horizontal, const uint8_t *anchor_sq,
             any_anchor |= anchor_sq[sq];
         }
         if (!any_anchor) continue;
-        (void)empty_board;
         for (int a = 0; a < N; a++) {
             if (!g->is_anchor[a]) continue;
             g->anchor = a;
@@ -293,6 +317,8 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     g->tiles = jokers;
     for (int i = 0; i < alpha; i++) {
         g->rack[i] = ((const int32_t *)rack.buf)[i];
+        if (g->rack[i] < 0) { PyErr_SetString(PyExc_ValueError, "negative letter count"); goto done; }
+        if (g->rack[i] > 0) g->rackmask |= (uint64_t)1 << i;
         g->tiles += g->rack[i];
     }
     if (g->tiles > 0) {
@@ -313,8 +339,8 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
                 anchor_sq[sq] = (uint8_t)a;
             }
         Py_BEGIN_ALLOW_THREADS
-        generate_direction(g, 1, anchor_sq, empty);
-        generate_direction(g, 0, anchor_sq, empty);
+        generate_direction(g, 1, anchor_sq);
+        generate_direction(g, 0, anchor_sq);
         Py_END_ALLOW_THREADS
         if (g->oom) { PyErr_NoMemory(); goto done; }
     }
