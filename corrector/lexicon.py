@@ -123,22 +123,30 @@ def load_lexicon(path: str | Path, pack: RulePack, label: str | None = None, fmt
     sha = hashlib.sha256(raw).hexdigest()
     key = {"version": CACHE_VERSION, "sha256": sha, "pack": pack.name, "alphabet": list(pack.tiles.alphabet),
            "format": fmt}
-    cache = cache_path(path, pack)
+    caches = (cache_path(path, pack), user_cache_path(sha, pack))
     info = LexiconInfo(label or path.name, 0, sha, str(path), pack.name, fmt)
     if use_cache:
-        cached = _read_cache(cache, key)
-        if cached is not None:
-            dawg, count = cached
-            return Lexicon(dawg, pack.tiles, _with_count(info, count))
+        for cache in caches:
+            cached = _read_cache(cache, key)
+            if cached is not None:
+                dawg, count = cached
+                return Lexicon(dawg, pack.tiles, _with_count(info, count))
     encoded = _encode_lines(_decode(raw, path).splitlines(), pack.tiles, fmt, str(path))
     dawg = build_dawg(sorted(encoded))
     if use_cache:
-        _write_cache(cache, key, dawg, len(encoded))
+        # Next to the list if its folder is writable, else in the user's cache folder.
+        any(_write_cache(cache, key, dawg, len(encoded)) for cache in caches)
     return Lexicon(dawg, pack.tiles, _with_count(info, len(encoded)))
 
 
 def cache_path(path: Path, pack: RulePack) -> Path:
     return path.with_name(f"{path.name}.{pack.name}.dawg.cache")
+
+
+def user_cache_path(sha256: str, pack: RulePack) -> Path:
+    """Fallback cache for a list in a read-only folder: $XDG_CACHE_HOME/fluturas (or ~/.cache)."""
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "fluturas"
+    return root / f"{sha256}.{pack.name}.dawg.cache"
 
 
 def _with_count(info: LexiconInfo, count: int) -> LexiconInfo:
@@ -227,18 +235,21 @@ def _read_cache(cache: Path, key: dict) -> tuple[Dawg, int] | None:
         return None
 
 
-def _write_cache(cache: Path, key: dict, dawg: Dawg, count: int) -> None:
-    """Write atomically; a list in a read-only folder simply goes uncached."""
+def _write_cache(cache: Path, key: dict, dawg: Dawg, count: int) -> bool:
+    """Write atomically; False where the folder cannot be written."""
     meta = json.dumps({"key": key, "digest": dawg.digest(), "word_count": count}).encode("utf-8")
     buffer = io.BytesIO()
     np.savez(buffer, meta=np.frombuffer(meta, dtype=np.uint8), start=dawg.start, letter=dawg.letter,
              target=dawg.target, final=dawg.final)
     tmp = cache.with_name(cache.name + f".{os.getpid()}.tmp")
     try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
         tmp.write_bytes(buffer.getvalue())
         os.replace(tmp, cache)
+        return True
     except OSError:
         try:
             tmp.unlink(missing_ok=True)
         except OSError:
             pass
+        return False

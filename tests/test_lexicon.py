@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from corrector.errors import LexiconError
-from corrector.lexicon import Lexicon, cache_path, load_lexicon
+from corrector import lexicon as lexicon_module
+from corrector.lexicon import Lexicon, cache_path, load_lexicon, user_cache_path
 from corrector.rulepack import load_pack
 from corrector.tiles import Tile
 
@@ -107,6 +108,18 @@ def test_cache_is_written_reused_and_keyed(tmp_path):
     write(path, "PERE\n")  # a changed list: the old cache is stale and must not be trusted
     lex = load_lexicon(path, RO)
     assert "PERE" in lex and "CASA" not in lex and lex.info.word_count == 1
+
+
+def test_unwritable_list_folder_caches_in_the_user_cache(tmp_path, monkeypatch):
+    path = write(tmp_path / "words.txt", "CASA\nMERE\n")
+    blocker = write(tmp_path / "a-file", "")  # a folder below a file cannot be created, even by root
+    monkeypatch.setattr(lexicon_module, "cache_path", lambda p, pack: blocker / "sub" / "x.cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    lex = load_lexicon(path, RO)
+    fallback = user_cache_path(lex.info.sha256, RO)
+    assert fallback.is_relative_to(tmp_path / "user-cache") and fallback.exists()
+    stamp = fallback.stat().st_mtime_ns
+    assert "MERE" in load_lexicon(path, RO) and fallback.stat().st_mtime_ns == stamp
 
 
 def test_corrupt_cache_is_rebuilt(tmp_path):
