@@ -31,7 +31,7 @@ class Board:
         return self.on_board(row, col) and self.grid[row][col] is not None
 
     def is_empty(self) -> bool:
-        return all(tile is None for line in self.grid for tile in line)
+        return not any(map(any, self.grid))  # tiles are always truthy; this runs in C
 
     def tiles(self) -> list[tuple[int, int, Tile]]:
         return [(r, c, t) for r, line in enumerate(self.grid) for c, t in enumerate(line) if t is not None]
