@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..group import Group
 from ..placement import Placement
@@ -14,6 +15,7 @@ from ..reasons import Reason, Violation
 from ..rulepack import RulePack
 from ..sanctions import top_deduction
 from ..tiles import JOKER
+from ..variants import Variant as RackRule, load_duplicate_rules
 from .game import Variant
 from .groups import FIRST_SIZE, GROUP_SIZE, GroupSet
 from .outcome import PlayerResult
@@ -32,10 +34,19 @@ def move_group(variant: Variant, letters: Sequence[str], number: int, stock: Cou
     (and jokers) plus up to the group's size in vowels chosen from the player's stock."""
     size = FIRST_SIZE if number == 1 else GROUP_SIZE
     if variant is not Variant.AVOCALIC:
-        return Group(tuple(letters), max_tiles=size)
+        return Group(_rack_rule(variant, pack, len(letters), 0, size), tuple(letters))
     announced = tuple(x for x in letters if x == JOKER or not pack.tiles.is_vowel(x))
     stock_items = tuple(sorted((k, v) for k, v in stock.items() if v > 0))
-    return Group(announced, choose=size - len(announced), stock=stock_items, max_tiles=size)
+    return Group(_rack_rule(variant, pack, len(announced), size - len(announced), size), announced, stock_items)
+
+
+def _rack_rule(variant: Variant, pack: RulePack, drawn: int, chosen: int, size: int) -> RackRule:
+    """The judge's rack rule (`variants.use_rack`) for one anticipation move: the pack's classic
+    duplicate rule (letters from the group only, no swaps) with `chosen` letters from the stock
+    and at most the group's `size` tiles placed."""
+    classic = load_duplicate_rules(pack).variant("classic")
+    return replace(classic, name=variant.key, article=variant.article, drawn=drawn, chosen=chosen,
+                   use_max=size, swaps=0)
 
 
 def take_vowels(group: Group, placement: Placement, stock: Counter[str]) -> None:
