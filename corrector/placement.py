@@ -58,8 +58,9 @@ class Placement:
         return self.words[0]
 
 
-def _word_along(board: Board, row: int, col: int, dr: int, dc: int, new: dict[tuple[int, int], Tile]) -> tuple[Position, list[tuple[int, int]]]:
-    """Squares of the maximal run of tiles through (row, col) along (dr, dc), new tiles included."""
+def word_squares(board: Board, row: int, col: int, dr: int, dc: int, new: dict[tuple[int, int], Tile]) -> tuple[Position, list[tuple[int, int]]]:
+    """Squares of the maximal run of tiles through (row, col) along (dr, dc), new tiles included:
+    the word a tile belongs to in that direction."""
 
     def filled(r: int, c: int) -> bool:
         return Board.on_board(r, c) and ((r, c) in new or board.grid[r][c] is not None)
@@ -125,7 +126,7 @@ def place_move(board: Board, move: Move, pack: RulePack) -> Placement | Violatio
     words = [FormedWord(pos, main_tiles, main_score)]
     cross_dr, cross_dc = dc, dr
     for square in new:  # every newly formed word scores separately (Annex 1)
-        start, squares = _word_along(board, square[0], square[1], cross_dr, cross_dc, new)
+        start, squares = word_squares(board, square[0], square[1], cross_dr, cross_dc, new)
         if len(squares) > 1:
             tiles, score = _score_word(squares, board, new, pack)
             words.append(FormedWord(start, tiles, score))
@@ -151,4 +152,4 @@ def apply_placement(board: Board, placement: Placement) -> None:
         board[r, c] = tile
 
 
-__all__ = ["Move", "FormedWord", "Placement", "place_move", "apply_placement", "SIZE"]
+__all__ = ["Move", "FormedWord", "Placement", "place_move", "apply_placement", "word_squares", "SIZE"]

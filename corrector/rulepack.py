@@ -101,7 +101,8 @@ def _pack_path(name_or_path: str | Path) -> Path:
     raise RulePackError(f"rule pack {str(name_or_path)!r} not found (available: {', '.join(available_packs())})")
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def read_toml(path: Path) -> dict[str, Any]:
+    """A rule file as a dict; a syntax error names the file, line and column."""
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)
@@ -109,11 +110,13 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise RulePackError(f"{path}: {exc}") from exc
 
 
-def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+def merge_tables(base: dict[str, Any], override: dict[str, Any], whole: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Deep-merge an extending pack over its base; tables named in `whole` are replaced, not merged
+    (a pack's letter table is its own, never a mix with the base's)."""
     out = dict(base)
     for key, value in override.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict) and key != "letters":
-            out[key] = _merge(out[key], value)
+        if isinstance(value, dict) and isinstance(out.get(key), dict) and key not in whole:
+            out[key] = merge_tables(out[key], value, whole)
         else:
             out[key] = value
     return out
@@ -122,14 +125,14 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
 def _load_merged(path: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
     if path in seen:
         raise RulePackError(f"{path}: 'extends' forms a cycle")
-    data = _read_toml(path)
+    data = read_toml(path)
     parent = data.get("extends")
     if parent is None:
         return data
     parent_path = path.parent.parent / parent / "pack.toml"
     if not parent_path.exists():
         parent_path = _pack_path(parent)
-    return _merge(_load_merged(parent_path, seen + (path,)), data)
+    return merge_tables(_load_merged(parent_path, seen + (path,)), data, whole=("letters",))
 
 
 def _validate(data: dict[str, Any], source: str, schema: dict[str, Any], prefix: str = "") -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import tomllib
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ import jsonschema
 from .bag import DrawRule
 from .errors import RulePackError
 from .reasons import Reason, Violation
-from .rulepack import RULES_DIR, RulePack
+from .rulepack import RULES_DIR, RulePack, merge_tables, read_toml
 from .tiles import JOKER, Tile
 
 
@@ -107,28 +106,13 @@ class DuplicateRules:
         return self.variants[key]
 
 
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise RulePackError(f"{path}: {exc}") from exc
-
-
-def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for key, value in override.items():
-        out[key] = _merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
-    return out
-
-
 @lru_cache(maxsize=16)
 def _load(pack_dir: str) -> DuplicateRules:
     base = RULES_DIR / "base" / "duplicate.toml"
-    data, sources = _read(base), [str(base)]
+    data, sources = read_toml(base), [str(base)]
     own = Path(pack_dir) / "duplicate.toml"
     if own.exists() and own != base:
-        data, sources = _merge(data, _read(own)), sources + [str(own)]
+        data, sources = merge_tables(data, read_toml(own)), sources + [str(own)]
     source = " + ".join(sources)
     schema = json.loads((RULES_DIR / "duplicate.schema.json").read_text(encoding="utf-8"))
     errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(data), key=lambda e: list(map(str, e.path)))

@@ -8,7 +8,7 @@ from collections.abc import Container, Sequence
 
 from ..board import Board
 from ..coords import Position, square_name
-from ..placement import Move, Placement, apply_placement, place_move
+from ..placement import Move, Placement, apply_placement, place_move, word_squares
 from ..reasons import Reason, Violation
 from ..rulepack import RulePack
 from ..tiles import Tile
@@ -18,18 +18,7 @@ from .outcome import CancellationRequest, MoveRuling, Outcome, Revision
 def _run(board: Board, new: dict[tuple[int, int], Tile], start: tuple[int, int], horizontal: bool) -> list[tuple[int, int]]:
     """The squares of the maximal line of tiles through `start`, the new tiles included."""
     dr, dc = (0, 1) if horizontal else (1, 0)
-
-    def filled(r: int, c: int) -> bool:
-        return Board.on_board(r, c) and ((r, c) in new or board.grid[r][c] is not None)
-
-    r, c = start
-    while filled(r - dr, c - dc):
-        r, c = r - dr, c - dc
-    squares = []
-    while filled(r, c):
-        squares.append((r, c))
-        r, c = r + dr, c + dc
-    return squares
+    return word_squares(board, start[0], start[1], dr, dc, new)[1]
 
 
 def replace_tiles(board: Board, old: Placement, pack: RulePack, lexicon: Container[str]) -> Placement | Violation:
