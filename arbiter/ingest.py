@@ -60,12 +60,6 @@ def collect_readings(paths: Iterable[Path], threshold: float) -> Iterator[SlipRe
                 yield parse_reading(record, f"{path}: slip {number + 1}", threshold, path.parent)
 
 
-def _review(session, rnd: Round, slip: Slip, kind: str, reason: str) -> str:
-    session.add(ReviewItem(game_id=rnd.game_id, round_id=rnd.id, slip_id=slip.id, table_no=slip.table_no,
-                           kind=kind, reason=reason))
-    return reason
-
-
 def file_reading(store: Store, game_id: int, round_number: int, reading: SlipReading, actor: str,
                  choose: Chooser) -> Filed:
     """File one slip in its own transaction (retried once if another arbiter filed it meanwhile)."""
@@ -109,15 +103,17 @@ def _file(store: Store, game_id: int, round_number: int, reading: SlipReading, a
         reasons: list[str] = []
         if slip.state == "filed":
             if table is None:
-                reasons.append(_review(session, rnd, slip, "reading", "table number unreadable"))
+                reasons.append("table number unreadable")
             elif not seated:
-                reasons.append(_review(session, rnd, slip, "reading", f"table {table} is not seated"))
+                reasons.append(f"table {table} is not seated")
             unsure = [f for f in reading.unsure if f != "table"]
             if unsure:
-                reasons.append(_review(session, rnd, slip, "reading", "unsure: " + ", ".join(unsure)))
+                reasons.append("unsure: " + ", ".join(unsure))
             if reading.round is not None and "round" not in reading.unsure and reading.round != rnd.number:
-                reasons.append(_review(session, rnd, slip, "reading",
-                                       f"the slip says round {reading.round}, filed in round {rnd.number}"))
+                reasons.append(f"the slip says round {reading.round}, filed in round {rnd.number}")
+            if reasons:  # one queue item per slip, with every reason the arbiter must see
+                session.add(ReviewItem(game_id=game_id, round_id=rnd.id, slip_id=slip.id, table_no=slip.table_no,
+                                       kind="reading", reason="; ".join(reasons)))
         record(session, actor, Change("slip.file", "slip", slip.id,
                                       after={"round": rnd.number, "table": slip.table_no, "state": slip.state,
                                              "source": slip.source, "sha256": slip.sha256,

@@ -69,3 +69,20 @@ def judge_output(tables: dict[int, list[int]], warnings: dict[tuple[int, int], s
 def game_of(store: Store, game_id: int):
     with store.session() as s:
         return get_game(s, game_id)
+
+
+def race_resolve(url: str, item_id: int, version: int, actor: str, word: str, barrier, results) -> None:
+    """One arbiter's process: wait for the other, then clear the same queue item."""
+    from arbiter.errors import ReviewConflict
+    from arbiter.review import resolve
+    from arbiter.store import open_store
+
+    store = open_store(url)
+    barrier.wait(timeout=30)
+    try:
+        resolve(store, item_id, version, actor, {"word": word}, reason=f"{actor} read {word}")
+        results.put((actor, "won", ""))
+    except ReviewConflict as exc:
+        results.put((actor, "conflict", str(exc)))
+    finally:
+        store.close()
