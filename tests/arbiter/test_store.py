@@ -10,7 +10,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from arbiter.audit import entries
 from arbiter.errors import StoreError
-from arbiter.models import AuditEntry, Base, Player
+from arbiter.models import Base, Player
 from arbiter.store import head_revision, open_store
 
 from .helpers import make_game
