@@ -496,13 +496,21 @@ def results_final(force_reason, out, db, game_id, actor) -> None:
 
 @main.command()
 @click.option("--out", type=click.Path(path_type=Path), default=Path("out"), show_default=True)
+@click.option("--slips-round", type=int, help="Also the PDF of this round's slip images for the clubs (youth, D 5.3.8).")
 @_store_options
-def export(out, db, game_id, actor) -> None:
+def export(out, slips_round, db, game_id, actor) -> None:
     """Write the arbitration sheet (.xlsx), the CSV and the HTML results page."""
     from arbiter.games import get_game
+    from arbiter.slipbook import write_slip_pdf
 
     with _open(db).session() as s:
-        files = _write_exports(s, get_game(s, game_id), out)
+        g = get_game(s, game_id)
+        files = _write_exports(s, g, out)
+        if slips_round is not None:
+            pdf = out / f"game{g.id}-round{slips_round}-slips.pdf"
+            for source in write_slip_pdf(s, g, slips_round, pdf):
+                click.echo(f"image missing: {source}", err=True)
+            files.append(pdf)
     for f in files:
         click.echo(str(f))
 

@@ -118,7 +118,10 @@ def parse_reading(record: Any, where: str, threshold: float, base: Path | None =
     index = record.get("slip_index", 0)
     if not isinstance(index, int) or index < 0:
         raise ReadingError(f"{where}: field slip_index: expected an integer ≥ 0, found {index!r}")
-    return SlipReading(source=str(record.get("source") or where), slip_index=index,
+    source = str(record.get("source") or where)
+    if base is not None and not Path(source).is_absolute() and (base / source).is_file():
+        source = str((base / source).resolve())  # the review queue and the slip PDF open it later
+    return SlipReading(source=source, slip_index=index,
                        sha256=content_hash(record, base), values=values, jokers=jokers,
                        confidence=min(confidences) if confidences else None,
                        unsure=tuple(dict.fromkeys(unsure)), raw=record)

@@ -13,14 +13,14 @@ from arbiter.announce import announce, points_ro
 from arbiter.audit import entries
 from arbiter.errors import WorkflowError
 from arbiter.exports import FILLS, gather, write_csv, write_html, write_xlsx
-from arbiter.ingest import file_reading
 from arbiter.games import get_game, get_round, set_continuation, set_rack
+from arbiter.ingest import file_reading
 from arbiter.judging import build_case, store_judgement
 from arbiter.models import Decision, ReviewItem, Round
-from arbiter.readings import parse_reading
+from arbiter.readings import parse_reading, read_readings_file
 from arbiter.results import add_appeal, add_sanction, parse_deadline, publish, ranking
 
-from .helpers import ARBITER, judge_output, make_game, reading
+from .helpers import ARBITER, judge_output, make_game, reading, write_jsonl
 
 POINTS = {1: [26, 0], 2: [26, 20], 3: [10, 30]}
 NOW = datetime(2026, 11, 22, 17, 0, tzinfo=timezone.utc)
@@ -149,3 +149,26 @@ def test_reading_appeal_corrects_the_slip_and_marks_the_decision(store, tmp_path
         decision = s.scalar(select(Decision).where(Decision.round_id == rnd2.id, Decision.table_no == 1))
         assert decision.on_appeal
         assert [e.action for e in entries(s, game_id, "slip.correct")] == ["slip.correct"]
+
+
+def test_slip_pdf_for_the_clubs(store, tmp_path):
+    import pypdfium2
+    from PIL import Image
+
+    from arbiter.slipbook import write_slip_pdf
+
+    game_id = make_game(store, tmp_path, tables=8)
+    (tmp_path / "scans").mkdir()
+    for t in range(1, 8):
+        Image.new("RGB", (400, 160), (255, 255, 255 - 20 * t)).save(tmp_path / "scans" / f"t{t}.png")
+    records = [reading(t, sha=f"{t:064x}") for t in range(1, 9)]
+    pile = write_jsonl(tmp_path / "pile.jsonl", records)
+    for r in read_readings_file(pile, 0.9):
+        file_reading(store, game_id, 1, r, ARBITER, lambda o, n: "new")
+    with store.session() as s:
+        missing = write_slip_pdf(s, get_game(s, game_id), 1, tmp_path / "r1.pdf")
+    assert missing == ["scans/t8.png"]
+    pdf = pypdfium2.PdfDocument(str(tmp_path / "r1.pdf"))
+    assert len(pdf) == 2  # 8 slips, six to a page
+    text = pdf[0].get_textpage().get_text_range()
+    assert "Masa 1 — Jucător 1 (CS Test)" in text
