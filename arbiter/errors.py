@@ -30,3 +30,10 @@ class WorkflowError(FluturasError):
 
 class MissingComponent(FluturasError):
     """A piece built on another branch (judge, scanner, game master) is not in this tree."""
+
+
+class ConcurrentChange(FluturasError):
+    """Another arbiter changed the same row (game, round, decision) since it was read; this
+    command stored nothing and can simply be run again."""
+
+    exit_code = 3

@@ -19,8 +19,9 @@ from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
 
-from .errors import StoreError
+from .errors import ConcurrentChange, StoreError
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DEFAULT_URL = "sqlite:///fluturas.db"
@@ -71,6 +72,10 @@ class Store:
             try:
                 yield session
                 session.commit()
+            except StaleDataError as exc:  # a `version` column moved under us: no lost update
+                session.rollback()
+                raise ConcurrentChange(f"another arbiter changed the same record meanwhile ({exc}); "
+                                       f"nothing of this command was stored, run it again") from exc
             except BaseException:
                 session.rollback()
                 raise

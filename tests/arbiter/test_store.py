@@ -67,3 +67,19 @@ def test_unreachable_database_is_a_clear_error(tmp_path):
         open_store(tmp_path / "missing" / "x.db")
     with pytest.raises(StoreError, match="127.0.0.1"):
         open_store("postgresql+psycopg://nobody@127.0.0.1:1/none?connect_timeout=2")
+
+
+def test_concurrent_edit_of_a_round_is_refused_not_lost(store, tmp_path):
+    from arbiter.errors import ConcurrentChange
+    from arbiter.models import Round
+
+    make_game(store, tmp_path)
+    with pytest.raises(ConcurrentChange, match="run it again"):
+        with store.session() as first:
+            mine = first.scalar(select(Round))
+            mine.rack = "AELMODS"
+            with store.session() as second:  # another arbiter, committing first
+                second.scalar(select(Round)).rack = "AELMODT"
+    with store.session() as s:
+        (rnd,) = s.scalars(select(Round)).all()
+        assert rnd.rack == "AELMODT"
