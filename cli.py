@@ -187,20 +187,25 @@ def round_set_rack(letters, number, reason, db, game_id, actor) -> None:
 
 
 @round_.command("set-top")
-@click.argument("move")
+@click.argument("move", default="top")
 @click.option("--round", "number", type=int, help="Round number (default: the newest round).")
-@click.option("--equal-top", "equal_tops", multiple=True, help="Another move with the same score (repeatable).")
-@click.option("--notice", "notices", multiple=True, help="A warning to announce (D 5.3.7), repeatable.")
 @_store_options
-def round_set_top(move, number, equal_tops, notices, db, game_id, actor) -> None:
-    """Record the continuation move ("H4 MODEL", jokers lowercase), scored on the round's board."""
-    from arbiter.games import get_game, get_round, set_continuation
+def round_set_top(move, number, db, game_id, actor) -> None:
+    """Record the continuation: the game master's choice among the tops (default), or the
+    arbiter's move ("H4 MODEL", jokers lowercase). Lists every equal top and the flags."""
+    from arbiter.games import get_game, get_round
+    from arbiter.tops import retain_continuation
 
     with _open(db).session() as s:
         g = get_game(s, game_id)
         rnd = get_round(s, g, number)
-        placed = set_continuation(s, g, rnd, move, actor, list(equal_tops), list(notices))
-        click.echo(f"round {rnd.number}: continuation {move} = {placed.score} points")
+        score, found = retain_continuation(s, g, rnd, move, actor)
+        click.echo(f"round {rnd.number}: continuation {rnd.continuation} = {score} points "
+                   f"({len(found.tops)} top{'s' if len(found.tops) != 1 else ''} of {rnd.top_score})")
+        for other in found.equal_tops:
+            click.echo(f"  equal top: {other}")
+        for flag in found.flags:
+            click.echo(f"  {flag}")
 
 
 @round_.command("scan")
@@ -247,14 +252,14 @@ def round_scan(paths, number, threshold, keep, db, game_id, actor) -> None:
         click.echo(f"no slip yet for tables: {', '.join(map(str, missing))}")
 
 
-def _correct(store, gid: int, number: int | None, actor: str, judge_output: Path | None) -> tuple[int, dict]:
+def _correct(store, gid: int, number: int | None, actor: str, judge_output: Path | None) -> tuple[int, dict, int]:
     from arbiter.games import get_game, get_round
     from arbiter.judging import build_case, run_judge, store_judgement
 
     with store.session() as s:
         g = get_game(s, gid)
         rnd = get_round(s, g, number)
-        case = build_case(s, g, rnd.number)
+        case, held = build_case(s, g, rnd.number)
         rno = rnd.number
     if judge_output is not None:
         try:
@@ -271,7 +276,7 @@ def _correct(store, gid: int, number: int | None, actor: str, judge_output: Path
         rnd = get_round(s, g, rno)
         if rnd.status == "open":
             rnd.status = "corrected"
-    return rno, counts
+    return rno, counts, held
 
 
 @round_.command("correct")
@@ -286,10 +291,13 @@ def round_correct(number, judge_output, db, game_id, actor) -> None:
     with store.session() as s:
         gid = get_game(s, game_id).id
     with click.progressbar(length=1, label="correcting", file=sys.stderr) as bar:
-        rno, counts = _correct(store, gid, number, actor, judge_output)
+        rno, counts, held = _correct(store, gid, number, actor, judge_output)
         bar.update(1)
     click.echo(f"round {rno} corrected: {counts['changed']} decisions changed, {counts['unchanged']} unchanged, "
                f"{counts['flagged']} sent to review")
+    if held:
+        click.echo(f"{held} slips wait in the review queue and count as missing until reviewed (`fluturas review`, "
+                   f"then `fluturas round correct` again)")
 
 
 @round_.command("close")
@@ -308,6 +316,9 @@ def round_close(number, db, game_id, actor) -> None:
         if not rnd.continuation:
             raise WorkflowError(f"round {rnd.number}: record the top first (`fluturas round set-top`)")
         a = announce(s, g, rnd)
+        if a.withheld:
+            click.echo(f"(not announced: round {a.zero_round} tables {', '.join(map(str, a.withheld))} "
+                       f"score 0 but wait in the review queue)", err=True)
         if rnd.status != "closed":
             record(s, actor, Change("round.close", "round", rnd.number, before={"status": rnd.status},
                                     after={"status": "closed", "announcements": list(a.lines)}), g.id)
@@ -415,18 +426,18 @@ def sanction(table, kind, reason, number, db, game_id, actor) -> None:
 @click.option("--round", "number", type=int, help="The round appealed.")
 @click.option("--kind", type=click.Choice(["reading", "warning", "penalty", "incorrect", "total", "repeated"]), required=True)
 @click.option("--reason", required=True, help="Why (kept in the audit log).")
-@click.option("--set", "fields", multiple=True, help="For --kind reading: a corrected slip field, e.g. --set position=H4.")
-@click.option("--first-round", type=int, help="For --kind repeated: the round of the first identical incorrect move (D 5.3.7).")
+@click.option("--set", "fields", multiple=True, help="For --kind reading: what the slip really says, e.g. --set position=H4.")
+@click.option("--score", type=int, help="For --kind incorrect/total: the points to credit.")
+@click.option("--cap", type=int, help="For --kind repeated: the most the round average may give (D 5.3.7).")
 @click.option("--reject", is_flag=True, help="Record the appeal as rejected.")
 @_store_options
-def appeal(table, number, kind, reason, fields, first_round, reject, db, game_id, actor) -> None:
+def appeal(table, number, kind, reason, fields, score, cap, reject, db, game_id, actor) -> None:
     """Reopen a decision on appeal (D 6.5), within the deadline of the provisional results."""
     from arbiter.games import get_game
     from arbiter.results import add_appeal
 
     change = _parse_fields(fields)
-    if first_round is not None:
-        change["first_round"] = first_round
+    change.update({k: v for k, v in (("score", score), ("cap", cap)) if v is not None})
     store = _open(db)
     with store.session() as s:
         g = get_game(s, game_id)
@@ -523,6 +534,155 @@ def demo(out) -> None:
 
     for line in run_demo(out):
         click.echo(line)
+
+# --- correction -------------------------------------------------------------------------------
+
+@main.command()
+@click.argument("case", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (sorted keys, byte-stable).")
+def judge(case: Path, as_json: bool) -> None:
+    """Correct a whole duplicate game from a judge input (docs/judge.md): one decision per slip,
+    sanctions, solos, totals and ranking (RULES.md §3, §4, §6)."""
+    from corrector.case import load_case
+    from corrector.judge import judge_case
+    from corrector.report import result_json
+
+    data = result_json(judge_case(load_case(case)))
+    if as_json:
+        _emit_json(data)
+        return
+    for rnd in data["rounds"]:
+        click.echo(f"round {rnd['round']}  {' / '.join(rnd['rack'])}  top {rnd['top']}  {' + '.join(rnd['continuation'])}")
+        for slip in rnd["slips"]:
+            flags = f"  [{', '.join(slip['flags'])}]" if slip["flags"] else ""
+            click.echo(f"  table {slip['table']:>3}  {slip['status']:<13} {slip['credited']:>4}  {slip['explanation']['en']}{flags}")
+    click.echo(f"top of the game: {data['top_total']}")
+    click.echo(f"{'rank':>4}  {'table':>5}  {'name':<20} {'total':>6} {'%top':>7}  warnings penalties solos disciplinary")
+    by_table = {t["table"]: t for t in data["tables"]}
+    for table in data["ranking"]:
+        t = by_table[table]
+        rank = "-" if t["rank"] is None else str(t["rank"])
+        pct = "-" if t["percent_of_top"] is None else f"{t['percent_of_top']:.2f}"
+        extra = "  eliminated" if t["eliminated"] else ""
+        if "tops" in t:  # duplicate top (D 8.4): ranked by tops
+            extra = f"  tops {t['tops']} (found {t['tops_found']}, finders {t['finders_sum']}, points {t['top_points']})" + extra
+        click.echo(f"{rank:>4}  {table:>5}  {t['name'][:20]:<20} {t['total']:>6} {pct:>7}  "
+                   f"{t['warnings']:>8} {t['penalties']:>9} {t['solos']:>5} {t['disciplinary']:>12}{extra}")
+
+
+# --- duplicate game master ----------------------------------------------------------------------
+
+DEMO_WORDS = Path(__file__).resolve().parent / "samples" / "wordlists" / "ro-demo-hunspell.txt.gz"
+
+
+def _load_words(words: Path | None, pack) -> tuple[object, str]:
+    """The word list and how to name it: the bundled Romanian demo list unless --words is given."""
+    from corrector.lexicon import load_lexicon
+
+    if words is not None:
+        return load_lexicon(words, pack), str(words)
+    if pack.name != "ro":
+        raise click.UsageError(f"no bundled word list for the {pack.name!r} rules: give --words FILE")
+    return load_lexicon(DEMO_WORDS, pack), "demo list, not LOC"
+
+
+def _candidate_json(candidate, flags=()) -> dict:
+    placement = candidate.placement
+    return {
+        "position": placement.move.position.frs(),
+        "word": placement.move.word,
+        "score": placement.score,
+        "tiles_used": "".join(str(t) for _, _, t in placement.new_tiles),
+        "from_stock": "".join(candidate.use.from_stock),
+        "leave": "".join(candidate.use.leave),
+        "words": [w.text for w in placement.words],
+        "bingo": placement.bingo,
+    }
+
+
+@main.command()
+@click.option("--board", "board_path", required=True, type=click.Path(path_type=Path),
+              help="Board file: 15 lines of 15 squares, '.' empty, uppercase tile, lowercase joker.")
+@click.option("--rack", required=True, help="The group of letters, '?' for a joker.")
+@click.option("--rules", "rules_name", default="ro", show_default=True, help="Rule pack name or pack.toml path.")
+@click.option("--words", type=click.Path(path_type=Path), help="Word list (default: the bundled demo list, not LOC).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def top(board_path: Path, rack: str, rules_name: str, words: Path | None, as_json: bool) -> None:
+    """Every move reaching the top score, the continuation first (D 5.3.7), with the flags the
+    arbiter announces. The stock for the tie-breaks is every tile not on the board."""
+    from collections import Counter
+
+    from corrector.announcement import top_flags
+    from corrector.bag import Bag
+    from corrector.board import Board
+    from corrector.continuation import find_tops, rank_tops
+    from corrector.gamemaster import _default_top_fn
+    from corrector.rulepack import load_pack
+    from corrector.tiles import JOKER
+    from corrector.variants import load_duplicate_rules
+
+    pack = load_pack(rules_name)
+    board = Board.load(board_path, pack)
+    letters = pack.tiles.parse_rack(rack)
+    lexicon, label = _load_words(words, pack)
+    rules = load_duplicate_rules(pack)
+    on_board = Counter(JOKER if t.joker else t.letter for _, _, t in board.tiles())
+    stock = Bag.full(pack.tiles).counts() - on_board
+    found = find_tops(board, letters, {}, rules.variant("classic"), pack, lexicon, _default_top_fn())
+    ranked = rank_tops(found, stock, pack, rules.continuation, rules.end)
+    flags = [a.text for a in top_flags(ranked[0], ranked, rules.letter_names)] if ranked else []
+    if as_json:
+        _emit_json({"words": label, "rack": "".join(letters), "top_score": ranked[0].score if ranked else None,
+                    "flags": flags, "tops": [_candidate_json(c) for c in ranked]})
+        return
+    click.echo(f"word list: {label}")
+    if not ranked:
+        click.echo(f"no legal move with {''.join(letters)}")
+        return
+    click.echo(f"top {ranked[0].score} with {''.join(letters)}: {len(ranked)} move(s), the continuation first")
+    for i, c in enumerate(ranked):
+        data = _candidate_json(c)
+        mark = "*" if i == 0 else " "
+        click.echo(f"{mark} {data['position']:<4} {data['word']:<15} {data['score']:>4}  "
+                   f"tiles {data['tiles_used']:<8} leave {data['leave'] or '-':<7} words {' '.join(data['words'])}")
+    for text in flags:
+        click.echo(text)
+
+
+@main.command()
+@click.option("--seed", required=True, type=int, help="Seed of the draws; the same seed gives the same game.")
+@click.option("--variant", default="classic", show_default=True,
+              help="classic, top, completiv, eliptic, super_joker, metagrama (D 8).")
+@click.option("--rules", "rules_name", default="ro", show_default=True, help="Rule pack name or pack.toml path.")
+@click.option("--words", type=click.Path(path_type=Path), help="Word list (default: the bundled demo list, not LOC).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def simulate(seed: int, variant: str, rules_name: str, words: Path | None, as_json: bool) -> None:
+    """Play a whole duplicate game by tops (RULES.md §5-6) and print the game log."""
+    import random
+
+    from corrector.gamemaster import GameMaster
+    from corrector.rulepack import load_pack
+
+    pack = load_pack(rules_name)
+    lexicon, label = _load_words(words, pack)
+    game = GameMaster(pack, lexicon, variant, random.Random(seed), seed=seed).run()
+    if as_json:
+        _emit_json({**game.to_json(), "lexicon": label})
+        return
+    click.echo(f"variant {game.variant}, rules {game.rules}, seed {seed}, word list: {label}")
+    click.echo(f"{'round':>5}  {'group':<17} {'pos':<4} {'top':<15} {'score':>5} {'total':>6}  flags")
+    for r in game.rounds:
+        group = r.group + (f" ({r.from_stock})" if r.from_stock else "")
+        click.echo(f"{r.round:>5}  {group:<17} {r.position:<4} {r.word:<15} {r.score:>5} {r.cumulative:>6}  "
+                   + "; ".join(r.flags))
+        for rejected in r.rejected:
+            click.echo(f"{'':>5}  given up: {rejected}")
+    click.echo(f"partida s-a încheiat; topul partidei este de {game.total} puncte "
+               f"(end: {game.end_reason}; stock left: {game.stock_left or '-'}; "
+               f"tiles conserved: {'yes' if game.tiles_conserved else 'NO'})")
+    for r in game.rounds:
+        if r.equal_tops:
+            click.echo(f"round {r.round} equal tops: {', '.join(r.equal_tops)}")
 
 
 if __name__ == "__main__":  # pragma: no cover

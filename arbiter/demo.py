@@ -12,11 +12,13 @@ from pathlib import Path
 
 from .announce import announce
 from .exports import gather, write_csv, write_html, write_xlsx
-from .games import GameSpec, get_game, get_round, new_game, seat_players, set_continuation, set_rack
+from .games import GameSpec, get_game, get_round, new_game, seat_players, set_rack
 from .ingest import collect_readings, file_reading, missing_tables
 from .judging import build_case, run_judge, store_judgement
+from .review import queue
 from .seating import read_seating
 from .store import open_store
+from .tops import retain_continuation
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 ACTOR = "demo"
@@ -42,9 +44,9 @@ def run_demo(out: Path, samples: Path = SAMPLES) -> Iterator[str]:
         with store.session() as s:
             game = get_game(s, game_id)
             rnd = set_rack(s, game, rnd_spec["rack"], ACTOR, number)
-            placed = set_continuation(s, game, rnd, rnd_spec["continuation"], ACTOR,
-                                      rnd_spec.get("equal_tops"), rnd_spec.get("notices"))
-        yield f"round {number}: group {rnd_spec['rack']}, top {rnd_spec['continuation']} = {placed.score}"
+            score, found = retain_continuation(s, game, rnd, rnd_spec["continuation"], ACTOR)
+        yield (f"round {number}: group {rnd_spec['rack']}, continuation {rnd_spec['continuation']} = {score}"
+               + "".join(f"; equal top {t}" for t in found.equal_tops))
         outcomes: dict[str, int] = {}
         for reading in collect_readings([samples / rnd_spec["readings"]], 0.95):
             filed = file_reading(store, game_id, number, reading, ACTOR, lambda old, new: "new")
@@ -52,7 +54,7 @@ def run_demo(out: Path, samples: Path = SAMPLES) -> Iterator[str]:
         yield (f"round {number}: slips " + ", ".join(f"{v} {k}" for k, v in sorted(outcomes.items()))
                + f"; no slip from tables: {', '.join(map(str, missing_tables(store, game_id, number))) or 'none'}")
         with store.session() as s:
-            case = build_case(s, get_game(s, game_id), number)
+            case, _held = build_case(s, get_game(s, game_id), number)
         output = run_judge(case)
         with store.session() as s:
             game = get_game(s, game_id)
@@ -66,4 +68,8 @@ def run_demo(out: Path, samples: Path = SAMPLES) -> Iterator[str]:
         game = get_game(s, game_id)
         files = [write_xlsx(s, game, out / "demo.xlsx"), write_csv(gather(s, game), out / "demo.csv"),
                  write_html(s, game, out / "demo-results.html")]
+        waiting = queue(s, game_id)
     yield "written: " + ", ".join(map(str, files))
+    for entry in waiting:
+        yield (f"waits for review: round {entry.round}, {entry.source}: {entry.reason} "
+               f"(`fluturas review --db {db}`, then `fluturas round correct --db {db}`)")

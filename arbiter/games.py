@@ -22,7 +22,7 @@ from .errors import StoreError, WorkflowError
 from .models import Game, Player, Round, Tournament
 from .seating import Seat
 
-VARIANTS = ("classic", "completiv", "eliptic", "superjoker", "metagrama", "tactic", "top")
+VARIANTS = ("classic", "completiv", "super_joker", "eliptic", "metagrama", "top", "tactic")  # docs/judge.md
 CATEGORIES = ("senior", "youth")
 
 

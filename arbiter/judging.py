@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from .audit import Change, record
 from .errors import MissingComponent, WorkflowError
 from .games import players, rounds
-from .models import Appeal, Decision, Game, Round, Sanction, Slip, Standing
+from .models import Appeal, Decision, Game, ReviewItem, Round, Sanction, Slip, Standing
 from .review import flag_decision
 
 CLI = Path(__file__).resolve().parent.parent / "cli.py"
@@ -29,31 +29,75 @@ DECISION_FIELDS = ("status", "score", "credited", "warning", "penalty", "article
 STANDING_FIELDS = ("total", "warnings", "penalties", "solos", "disciplinary", "eliminated", "rank", "percent_of_top")
 
 
-def build_case(session: Session, game: Game, through_round: int | None = None) -> dict[str, Any]:
-    """The game in the judge's CASE.json form (issue 4); `appeals` and `eliminated` are the
-    arbiter's additions to it (documented in arbiter/README.md)."""
+APPEAL_ACTIONS = {"warning": "cancel_warning", "penalty": "cancel_penalty", "incorrect": "set_score",
+                  "total": "set_score", "repeated": "repeat_average", "reading": "reread"}
+NOT_FOR_REVIEW = ("APPEAL_APPLIED",)
+
+
+def _held(session: Session, rnd: Round) -> set[int]:
+    """Slips whose reading is still in the review queue: not judged until an arbiter has looked."""
+    return set(session.scalars(select(ReviewItem.slip_id).where(ReviewItem.round_id == rnd.id,
+                                                                ReviewItem.kind == "reading",
+                                                                ReviewItem.state == "open")))
+
+
+def _slip(slip: Slip) -> dict[str, Any]:
+    c = slip.content
+    out = {"table": c.get("table"), "round": c.get("round"), "score": c.get("score"),
+           "position": c.get("position"), "word": c.get("word"), "jokers": list(c.get("jokers") or [])}
+    if c.get("table") != slip.table_no:  # a table written wrong or not at all: whose slip it is
+        out["player_table"] = slip.table_no
+    return out
+
+
+def _appeal(a: Appeal, slips: dict[tuple[int, int], dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {"table": a.table_no, "round": a.round_no, "action": APPEAL_ACTIONS[a.kind],
+                           "reason": a.reason, "by": a.actor, "at": a.created_at.strftime("%Y-%m-%d %H:%M")}
+    if a.kind in ("incorrect", "total"):
+        out["score"] = a.change["score"]
+    elif a.kind == "repeated" and a.change.get("cap") is not None:
+        out["cap"] = a.change["cap"]
+    elif a.kind == "reading":
+        written = slips.get((a.round_no, a.table_no)) or {"table": a.table_no, "round": a.round_no}
+        fields = {k: v for k, v in a.change.items() if k in ("table", "round", "score", "position", "word", "jokers")}
+        out["slip"] = {**written, **fields}
+    return out
+
+
+def build_case(session: Session, game: Game, through_round: int | None = None) -> tuple[dict[str, Any], int]:
+    """The game in the judge's CASE.json form (docs/judge.md), and how many slips are held
+    back because their reading waits in the review queue."""
     if not game.wordlist_path:
         raise WorkflowError(f"game {game.id} has no word list: give one with `game new --words FILE`")
-    case_rounds = []
+    case_rounds, held, written = [], 0, {}
     for rnd in rounds(session, game):
         if through_round is not None and rnd.number > through_round:
             break
-        slips = session.scalars(select(Slip).where(Slip.round_id == rnd.id, Slip.state == "filed",
-                                                   Slip.table_no.is_not(None)).order_by(Slip.table_no))
+        waiting = _held(session, rnd)
+        slips = []
+        for s in session.scalars(select(Slip).where(Slip.round_id == rnd.id, Slip.state == "filed",
+                                                    Slip.table_no.is_not(None)).order_by(Slip.table_no)):
+            if s.id in waiting:
+                held += 1
+                continue
+            slips.append(_slip(s))
+            written[(rnd.number, s.table_no)] = slips[-1]
         case_rounds.append({"round": rnd.number, "rack": rnd.rack, "continuation": rnd.continuation or "top",
-                            "slips": [{**s.content, "table": s.table_no} for s in slips]})
-    sanctions = list(session.scalars(select(Sanction).where(Sanction.game_id == game.id).order_by(Sanction.id)))
+                            "slips": slips})
+    last = case_rounds[-1]["round"] if case_rounds else 1
+    sanctions = session.scalars(select(Sanction).where(Sanction.game_id == game.id).order_by(Sanction.id))
     appeals = session.scalars(select(Appeal).where(Appeal.game_id == game.id, Appeal.status == "upheld")
                               .order_by(Appeal.id))
-    return {
+    case = {
         "rules": game.rules, "category": game.category, "variant": game.variant,
         "words": {"file": game.wordlist_path},
         "players": [{"table": p.table_no, "name": p.name} for p in players(session, game)],
         "rounds": case_rounds,
-        "disciplinary": [{"table": s.table_no, "round": s.round_no} for s in sanctions if s.kind == "disciplinary"],
-        "eliminated": [{"table": s.table_no, "round": s.round_no} for s in sanctions if s.kind == "elimination"],
-        "appeals": [{"table": a.table_no, "round": a.round_no, "kind": a.kind, **a.change} for a in appeals],
+        "disciplinary": [{"table": s.table_no, "round": min(s.round_no or last, last), "reason": s.reason,
+                          "cheating": s.kind == "elimination"} for s in sanctions if (s.round_no or last) <= last],
+        "appeals": [_appeal(a, written) for a in appeals if a.round_no is None or a.round_no <= last],
     }
+    return case, held
 
 
 def run_judge(case: dict[str, Any]) -> dict[str, Any]:
@@ -80,10 +124,10 @@ def _keyed(items: Any, key: str) -> dict[int, dict[str, Any]]:
 
 def decisions_of(output: dict[str, Any]) -> dict[tuple[int, int], dict[str, Any]]:
     """(round, table) → decision, from the judge's output (a list of rounds each with its
-    `decisions`, or objects keyed by round and table number)."""
+    `slips`, as docs/judge.md gives it, or objects keyed by round and table number)."""
     out: dict[tuple[int, int], dict[str, Any]] = {}
     for number, rnd in _keyed(output.get("rounds"), "round").items():
-        per_table = rnd.get("decisions", rnd.get("tables", rnd)) if isinstance(rnd, dict) else rnd
+        per_table = rnd.get("slips", rnd.get("decisions", rnd)) if isinstance(rnd, dict) else rnd
         if isinstance(per_table, dict):
             per_table = {k: v for k, v in per_table.items() if str(k).isdigit()}
         for table, decision in _keyed(per_table, "table").items():
@@ -110,7 +154,7 @@ def store_judgement(session: Session, game: Game, output: dict[str, Any], actor:
             ({"en": new["explanation"]} if new["explanation"] else {})
         new["score"], new["credited"] = int(new["score"] or 0), int(new["credited"] or 0)
         new["solo"] = bool(data.get("solo")) or "solo" in new["flags"]
-        new["on_appeal"] = (number, table) in appealed
+        new["on_appeal"] = (number, table) in appealed or bool(data.get("appeals")) or "APPEAL_APPLIED" in new["flags"]
         before = None if row is None else {f: getattr(row, f) for f in new}
         if before == new:
             counts["unchanged"] += 1
@@ -123,11 +167,11 @@ def store_judgement(session: Session, game: Game, output: dict[str, Any], actor:
         counts["changed"] += 1
         record(session, actor, Change("decision.set", "decision", f"{number}/{table}", before=before, after=new,
                                       reason=f"judged from {source}"), game.id)
-        if new["flags"] and not new["on_appeal"]:
+        to_review = [str(f) for f in new["flags"] if f not in NOT_FOR_REVIEW and f != "solo"]
+        if to_review and not new["on_appeal"]:
             slip_id = session.scalar(select(Slip.id).where(Slip.round_id == rnd.id, Slip.table_no == table,
                                                            Slip.state == "filed"))
-            reason = "judge flagged: " + ", ".join(str(f) for f in new["flags"] if f != "solo")
-            if reason != "judge flagged: " and flag_decision(session, rnd, table, slip_id, reason):
+            if flag_decision(session, rnd, table, slip_id, "judge flagged: " + ", ".join(to_review)):
                 counts["flagged"] += 1
     _store_standings(session, game, output, actor, source)
     return counts

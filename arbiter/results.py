@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from .audit import Change, record, snapshot
 from .errors import WorkflowError
-from .models import Appeal, Game, Player, ReviewItem, Round, Sanction, Slip, Standing
+from .models import Appeal, Game, Player, ReviewItem, Round, Sanction, Standing
 from .review import open_count
 
 SANCTIONS = ("disciplinary", "elimination")
@@ -37,6 +37,9 @@ def add_sanction(session: Session, game: Game, table: int, kind: str, reason: st
     if not reason.strip():
         raise WorkflowError("a sanction needs its reason (D 5.5.h)")
     _seated(session, game, table)
+    if round_no is None:  # the judge places every sanction in a round: the newest one by default
+        round_no = session.scalar(select(Round.number).where(Round.game_id == game.id)
+                                  .order_by(Round.number.desc()).limit(1))
     row = Sanction(game_id=game.id, table_no=table, round_no=round_no, kind=kind, reason=reason, actor=actor)
     session.add(row)
     session.flush()
@@ -58,8 +61,9 @@ def parse_deadline(text: str, today: datetime) -> datetime:
 def add_appeal(session: Session, game: Game, table: int, round_no: int | None, kind: str, reason: str,
                actor: str, now: datetime, change: dict[str, Any] | None = None, upheld: bool = True) -> Appeal:
     """Record a contestation (D 6.5) within the deadline printed on the provisional results.
-    A `reading` appeal corrects the slip's fields (then the judge decides again); the other kinds
-    are passed to the judge with the game (`repeated`: D 5.3.7 round average, capped)."""
+    The stored slip stays as it was read; the appeal goes to the judge with the game, which
+    decides again and marks the ruling (`reading` → reread, `warning`/`penalty` → cancel,
+    `incorrect`/`total` → set_score, `repeated` → the D 5.3.7 round average, capped)."""
     if kind not in APPEAL_KINDS:
         raise WorkflowError(f"appeal kind {kind!r}: expected one of {', '.join(APPEAL_KINDS)}")
     if not reason.strip():
@@ -70,16 +74,10 @@ def add_appeal(session: Session, game: Game, table: int, round_no: int | None, k
         raise WorkflowError(f"the appeal deadline ({game.appeal_deadline:%H:%M}) has passed (D 6.5)")
     _seated(session, game, table)
     change = dict(change or {})
-    if kind == "reading" and upheld:
-        rnd = session.scalar(select(Round).where(Round.game_id == game.id, Round.number == round_no))
-        slip = rnd and session.scalar(select(Slip).where(Slip.round_id == rnd.id, Slip.table_no == table,
-                                                         Slip.state == "filed"))
-        if slip is None:
-            raise WorkflowError(f"round {round_no}, table {table}: no filed slip to correct")
-        before = dict(slip.content)
-        slip.content = {**before, **change}
-        record(session, actor, Change("slip.correct", "slip", slip.id, before=before, after=slip.content,
-                                      reason=f"appeal: {reason}"), game.id)
+    if kind in ("incorrect", "total") and not isinstance(change.get("score"), int):
+        raise WorkflowError(f"an appeal of kind {kind} gives the points to credit (--score N)")
+    if kind == "reading" and not change:
+        raise WorkflowError("a reading appeal gives what the slip really says (--set position=H4 ...)")
     row = Appeal(game_id=game.id, table_no=table, round_no=round_no, kind=kind, reason=reason, change=change,
                  status="upheld" if upheld else "rejected", actor=actor, created_at=now)
     session.add(row)

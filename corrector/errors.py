@@ -26,3 +26,13 @@ class RecordError(FluturasError):
 
 class BoardFileError(FluturasError):
     """A board file that is not 15 lines of 15 squares of the pack's letters."""
+
+
+class CaseError(FluturasError):
+    """A judge input (CASE.json) that is not well formed: the key and the slip are named.
+    A slip that says something wrong is a player's mistake, ruled on, never one of these."""
+
+
+class GameError(FluturasError):
+    """A duplicate game asked to do what its state forbids (drawing after the end, a
+    continuation that is not legal, letters missing from the stock)."""

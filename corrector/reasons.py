@@ -26,7 +26,10 @@ class Reason(Enum):
     BOTH_SIGNS_WRONG = ("§3.4", "niciun semn al poziției nu dă o mutare legală", "no reading of the position gives a legal move")
     UNKNOWN_LETTER = ("§3.4", "literă necunoscută: {detail}", "unknown letter: {detail}")
     WORD_MISSING = ("§3.4", "cuvântul lipsește", "the word is missing")
+    TOO_MANY_TILES = ("§6", "prea multe litere așezate ({detail})", "too many tiles placed ({detail})")
     JOKER_NOT_IN_GROUP = ("§3", "joker marcat fără joker în grup ({detail})", "a joker is marked but the group has none ({detail})")
+    MOVE_FITS_ELSEWHERE = ("§3.4", "ambele semne ale poziției sunt greșite (mutarea ar fi legală la {detail})",
+                           "both signs of the position are wrong (the move would be legal at {detail})")
 
     @property
     def article(self) -> str:

@@ -9,6 +9,8 @@ from .board import Board
 from .coords import Position, square_name
 from .errors import NotationError, RecordError
 from .placement import Move, Placement, apply_placement, place_move
+from .rack import take_from_rack
+from .reasons import Violation
 from .records import EventKind, GameRecord
 from .rulepack import RulePack
 from .tiles import Tile
@@ -85,6 +87,11 @@ def replay(record: GameRecord, pack: RulePack) -> ReplayResult:
         tiles = _tiles_from_written(event.word, board, event.position, pack, f"{record.path}:{event.line}")
         move = Move(event.position, tiles)
         result = place_move(board, move, pack)
+        if isinstance(result, Placement) and event.rack:
+            # The group must hold the new tiles (RULES.md §3 step 4); a record that breaks this is suspect.
+            leave = take_from_rack(pack.tiles.parse_rack(event.rack), (t for _, _, t in result.new_tiles))
+            if isinstance(leave, Violation):
+                result = leave
         if isinstance(result, Placement):
             apply_placement(board, result)
             last_by_player[event.player] = (event.line, result)

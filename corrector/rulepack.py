@@ -78,7 +78,7 @@ class RulePack:
         if unknown:
             raise RulePackError(f"{self.source}: unknown policy {sorted(unknown)[0]!r}")
         data = {**self.policies.__dict__, **changes}
-        _validate({"policies": data}, self.source, _schema()["properties"]["policies"], prefix="policies")
+        _validate(data, self.source, _schema()["properties"]["policies"], prefix="policies")
         return replace(self, policies=Policies(**data))
 
 

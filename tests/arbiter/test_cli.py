@@ -1,21 +1,25 @@
-"""The round loop through the real CLI on the sample game, with a judge output as the judge's
-stand-in input (the judge itself is issue 4): every stored total reaches the sheet, every step
-is in the audit log, bad input exits 2 with the file and field named."""
+"""The round loop through the real CLI on the sample game with the real judge: every total in
+the sheet equals `fluturas judge` run on its own on the same game, every step is in the audit
+log, bad input exits 2 with the file and field named."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from click.testing import CliRunner
 from openpyxl import load_workbook
 
 from arbiter.audit import entries
+from arbiter.games import get_game
+from arbiter.judging import build_case
+from arbiter.results import ranking
 from arbiter.store import open_store
 from cli import main
 
-from .helpers import judge_output
-
-SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "samples"
 
 
 def run(db, *args, input=None, code=0):
@@ -24,58 +28,96 @@ def run(db, *args, input=None, code=0):
     return result.output
 
 
+def judge_totals(db: Path) -> dict[int, int]:
+    """Totals from `fluturas judge --json` run on its own on the stored game's CASE."""
+    with open_store(db).session() as s:
+        case, held = build_case(s, get_game(s, None))
+    assert held == 0
+    path = db.parent / "case.json"
+    path.write_text(json.dumps(case, ensure_ascii=False), encoding="utf-8")
+    done = subprocess.run([sys.executable, str(ROOT / "cli.py"), "judge", str(path), "--json"],
+                          capture_output=True, text=True, check=True)
+    return {t["table"]: t["total"] for t in json.loads(done.stdout)["tables"]}
+
+
+def sheet_totals(path: Path) -> dict[int, int]:
+    ws = load_workbook(path)["Arbitraj"]
+    header = [c.value for c in ws[3]]
+    return {r[0].value: r[header.index("Total")].value for r in ws.iter_rows(min_row=5) if isinstance(r[0].value, int)}
+
+
 def test_round_loop_end_to_end(tmp_path):
     db = tmp_path / "t.db"
     run(db, "game", "new", "--tournament", "Cupa", "--name", "P1", "--words", str(SAMPLES / "words.txt"))
     assert "16 players seated" in run(db, "players", "import", str(SAMPLES / "players.csv"))
     run(db, "round", "set-rack", "AELMODR")
-    assert "= 26 points" in run(db, "round", "set-top", "H4 MODEL", "--equal-top", "8D MODEL",
-                                "--notice", "Atenție la poziția depunerii top!")
+    out = run(db, "round", "set-top", "H4 MODEL")
+    assert "H4 MODEL = 26 points (2 tops of 26)" in out and "equal top: 8D MODEL" in out
     pile = str(SAMPLES / "readings" / "round01.jsonl")
     out = run(db, "round", "scan", pile, "--keep", "new")
     assert "1 duplicate, 15 filed (16 readings)" in out and "no slip yet for tables: 16" in out
     assert "review: slips/r01-t15.png — unsure: position, word" in out
-    assert "0 filed" not in run(db, "round", "scan", pile) and "16 duplicate" in run(db, "round", "scan", pile)
-    points = {t: [26] for t in range(1, 17)}
-    points.update({11: [0], 12: [6], 16: [0]})
-    decisions = tmp_path / "judge.json"
-    decisions.write_text(json.dumps(judge_output(points)), encoding="utf-8")
-    assert "16 decisions changed" in run(db, "round", "correct", "--judge-output", str(decisions))
-    assert "provisional" not in run(db, "results", "provisional", "--deadline", "23:59", code=2)
-    out = run(db, "review", input="c position=H4 word=MODEL\nread from the image\n")
-    assert "round 1, table 15" in out and "image: slips/r01-t15.png" in out and "done" in out
+    assert "16 duplicate" in run(db, "round", "scan", pile)
+    out = run(db, "round", "correct")
+    assert "16 decisions changed" in out and "1 slips wait in the review queue" in out
+    run(db, "results", "provisional", "--deadline", "23:59", code=2)
+    out = run(db, "review", input="c position=H4 word=MODEL\nread from the image\na\nH4 is the only square\n")
+    assert "round 1, table 15" in out and "image: slips/r01-t15.png" in out
+    assert "round 1, table 12 — decision: judge flagged: SIGN_AMBIGUOUS" in out and out.count("done") == 2
     assert "the review queue is empty" in run(db, "review")
-    out = run(db, "round", "close")
-    assert out.splitlines() == [
+    assert "1 decisions changed" in run(db, "round", "correct")
+    assert run(db, "round", "close").splitlines() == [
         "Depuneri 0 în turul 1: masa 11, masa 16.",
         "Depunerea top în turul 1 este H4 MODEL, 26 de puncte.",
         "Atenție la poziția depunerii top!",
-        "Atenție la soluția reținută!",
     ]
-    run(db, "sanction", "3", "--disciplinary", "--reason", "telefonul a sunat", "--round", "1")
+    run(db, "round", "set-rack", "ARSUTE?")
+    assert "7C SAlUTE = 7 points" in run(db, "round", "set-top")
+    run(db, "round", "scan", str(SAMPLES / "readings" / "round02.jsonl"))
+    run(db, "round", "correct")
+    assert "jokerul înlocuiește litera L LUCA" in run(db, "round", "close")
+    assert "totals updated" in run(db, "sanction", "3", "--disciplinary", "--reason", "telefonul a sunat")
     out = run(db, "results", "provisional", "--deadline", "23:59", "--out", str(tmp_path / "out"))
-    assert "appeals until 23:59" in out and "masa  11" in out
-    run(db, "appeal", "12", "--round", "1", "--kind", "reading", "--set", "position=H4", "--reason", "misread")
+    assert "appeals until 23:59" in out
+    assert "totals updated" in run(db, "appeal", "7", "--round", "2", "--kind", "penalty", "--reason", "semnele sunt bune")
     run(db, "results", "final", "--out", str(tmp_path / "out"), code=2)
     assert "final" in run(db, "results", "final", "--force", "no appeal pending", "--out", str(tmp_path / "out"))
+    totals = sheet_totals(tmp_path / "out" / "game1.xlsx")
+    assert totals == judge_totals(db) and len(totals) == 16
     book = load_workbook(tmp_path / "out" / "game1.xlsx")
     ws = book["Arbitraj"]
     header = [c.value for c in ws[3]]
-    totals = {r[0].value: r[header.index("Total")].value for r in ws.iter_rows(min_row=5, max_row=20)}
-    assert totals == {t: sum(p) for t, p in points.items()}
+    row7 = next(r for r in ws.iter_rows(min_row=5) if r[0].value == 7)
+    assert row7[header.index("T2")].comment is not None and "contesta" in row7[header.index("T2")].comment.text
     review_log = [row[2].value for row in book["Revizuire"].iter_rows(min_row=2)]
     assert {"slip.correct", "review.resolve", "sanction.disciplinary", "appeal.upheld", "results.final"} <= set(review_log)
-    store = open_store(db)
-    with store.session() as s:
+    with open_store(db).session() as s:
         actions = [e.action for e in entries(s, 1)]
         assert all(e.actor == "ana" for e in entries(s, 1))
-    assert actions.count("slip.file") == 15 and actions.count("decision.set") == 16
-    assert {"game.new", "round.rack", "round.continuation", "round.close", "results.provisional"} <= set(actions)
+    assert actions.count("slip.file") == 31
+    assert {"game.new", "round.rack", "round.continuation", "round.close", "decision.set", "standing.set",
+            "results.provisional"} <= set(actions)
+
+
+def test_demo_sheet_agrees_with_the_judge(tmp_path):
+    out = CliRunner().invoke(main, ["demo", "--out", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    assert "waits for review: round 1" in out.output
+    db = tmp_path / "demo.db"
+    with open_store(db).session() as s:
+        game = get_game(s, None)
+        decisions = len(entries(s, game.id, "decision.set"))
+        case, held = build_case(s, game)
+    assert decisions == 32 and held == 1
+    sheet = sheet_totals(tmp_path / "demo.xlsx")
+    with open_store(db).session() as s:
+        store_totals = {r.table: r.total for r in ranking(s, get_game(s, None))}
+    assert sheet == store_totals and len(sheet) == 16
 
 
 def test_bad_input_exits_2_naming_file_and_field(tmp_path):
     db = tmp_path / "t.db"
-    run(db, "game", "new", "--tournament", "Cupa", "--name", "P1")
+    run(db, "game", "new", "--tournament", "Cupa", "--name", "P1", "--words", str(SAMPLES / "words.txt"))
     bad = tmp_path / "seats.csv"
     bad.write_text("masa,nume\n1,A\n1,B\n", encoding="utf-8")
     out = CliRunner().invoke(main, ["players", "import", str(bad), "--db", str(db)])

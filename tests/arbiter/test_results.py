@@ -9,6 +9,8 @@ import pytest
 from openpyxl import load_workbook
 from sqlalchemy import select
 
+from corrector.case import parse_case
+
 from arbiter.announce import announce, points_ro
 from arbiter.audit import entries
 from arbiter.errors import WorkflowError
@@ -46,8 +48,9 @@ def judged(store, tmp_path, **kw):
 def test_case_has_the_judge_input_shape(store, tmp_path):
     game_id = two_rounds(store, tmp_path)
     with store.session() as s:
-        case = build_case(s, get_game(s, game_id))
-    assert set(case) >= {"rules", "category", "variant", "words", "players", "rounds"}
+        case, held = build_case(s, get_game(s, game_id))
+    parse_case(case)  # the judge's own schema and checks accept it
+    assert held == 0 and set(case) >= {"rules", "category", "variant", "words", "players", "rounds"}
     assert case["rounds"][0] == {"round": 1, "rack": "AELMODR", "continuation": "H4 MODEL", "slips": []}
     assert case["rounds"][1]["continuation"] == "5F AMOr"
     assert case["players"][0] == {"table": 1, "name": "Jucător 1"}
@@ -75,7 +78,7 @@ def test_round_close_announces_zero_tables_then_the_top(store, tmp_path):
     assert a.zero_round == 2 and a.zero_tables == (1,)
     assert a.lines[0] == "Depuneri 0 în turul 2: masa 1."
     assert a.lines[1].startswith("Depunerea top în turul 2 este 5F AMOR, 6 puncte")
-    assert "jokerul înlocuiește litera R (RADU)" in a.lines[1]
+    assert "jokerul înlocuiește litera R RADU" in a.lines[1]
     assert (points_ro(12), points_ro(26), points_ro(100), points_ro(101)) == (
         "12 puncte", "26 de puncte", "100 de puncte", "101 puncte")
 
@@ -118,11 +121,13 @@ def test_publishing_waits_for_the_queue_and_appeals_respect_the_deadline(store, 
         game = get_game(s, game_id)
         publish(s, game, "provisional", ARBITER, deadline=parse_deadline("18:30", NOW))
         write_html(s, game, tmp_path / "r.html")
-        add_appeal(s, game, 1, 2, "repeated", "same incorrect move as round 1", ARBITER, NOW, {"first_round": 1})
+        add_appeal(s, game, 1, 2, "repeated", "same incorrect move as round 1", ARBITER, NOW, {"cap": 5})
         add_sanction(s, game, 3, "disciplinary", "phone rang", ARBITER, 2)
-        case = build_case(s, game)
-        assert case["appeals"] == [{"table": 1, "round": 2, "kind": "repeated", "first_round": 1}]
-        assert case["disciplinary"] == [{"table": 3, "round": 2}]
+        case, _ = build_case(s, game)
+        assert case["appeals"] == [{"table": 1, "round": 2, "action": "repeat_average", "cap": 5,
+                                    "reason": "same incorrect move as round 1", "by": ARBITER, "at": "2026-11-22 17:00"}]
+        assert case["disciplinary"] == [{"table": 3, "round": 2, "reason": "phone rang", "cheating": False}]
+        parse_case(case)
         late = datetime(2026, 11, 22, 19, 0, tzinfo=timezone.utc)
         with pytest.raises(WorkflowError, match=r"deadline \(18:30\) has passed"):
             add_appeal(s, game, 2, 1, "warning", "late", ARBITER, late)
@@ -136,19 +141,21 @@ def test_publishing_waits_for_the_queue_and_appeals_respect_the_deadline(store, 
     assert page.index("Jucător 2") < page.index("Jucător 3") < page.index("Jucător 1")
 
 
-def test_reading_appeal_corrects_the_slip_and_marks_the_decision(store, tmp_path):
+def test_reading_appeal_goes_to_the_judge_and_marks_the_decision(store, tmp_path):
     game_id = two_rounds(store, tmp_path)
     file_reading(store, game_id, 2, parse_reading(reading(1, rnd=2, word="AMOR", position="5E"), "t", 0.9),
                  ARBITER, lambda o, n: "new")
     with store.session() as s:
         game = get_game(s, game_id)
         add_appeal(s, game, 1, 2, "reading", "the position is 5F, misread", ARBITER, NOW, {"position": "5F"})
-        assert build_case(s, game)["rounds"][1]["slips"][0]["position"] == "5F"
+        case, _ = build_case(s, game)
+        assert case["rounds"][1]["slips"][0]["position"] == "5E"  # the slip stays as read
+        assert case["appeals"][0]["action"] == "reread" and case["appeals"][0]["slip"]["position"] == "5F"
         store_judgement(s, game, judge_output(POINTS), ARBITER, "judge.json")
         rnd2 = s.scalar(select(Round).where(Round.number == 2))
         decision = s.scalar(select(Decision).where(Decision.round_id == rnd2.id, Decision.table_no == 1))
         assert decision.on_appeal
-        assert [e.action for e in entries(s, game_id, "slip.correct")] == ["slip.correct"]
+        assert [e.action for e in entries(s, game_id, "appeal.upheld")] == ["appeal.upheld"]
 
 
 def test_slip_pdf_for_the_clubs(store, tmp_path):

@@ -1,0 +1,24 @@
+"""The top of a round when the judge input says `"continuation": "top"`: every top the game
+master finds (over every rack the variant allows) and its D 5.3.7 preference among equal tops."""
+from __future__ import annotations
+
+from collections import Counter
+
+from .continuation import find_tops, rank_tops
+from .decision import RoundContext
+from .errors import CaseError
+from .placement import Placement
+from .variants import load_duplicate_rules
+
+
+def top_move(ctx: RoundContext, where: str) -> Placement:
+    from .movegen import top_moves
+
+    rules = load_duplicate_rules(ctx.pack)
+    group = ctx.group
+    stock = group.stock_counts
+    tops = find_tops(ctx.board, list(group.drawn), stock, group.variant, ctx.pack, ctx.lexicon, top_moves)
+    if not tops:
+        raise CaseError(f"{where}: key 'continuation': the group allows no move; the game should have ended")
+    in_play = stock + Counter(group.drawn)  # D 5.3.7: every letter not on the board before the move
+    return rank_tops(tops, in_play, ctx.pack, rules.continuation, rules.end)[0].placement

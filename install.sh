@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs everything fluturas needs on a fresh Debian/Ubuntu machine, idempotently:
+# system packages (apt-get, only those missing), then a virtual environment in .venv with
+# `pip install -e .[dev]` (which also compiles the move generator's C part).
+# Run as root, or as a user with sudo. Re-running is quick when everything is present.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+APT_PACKAGES=(
+  gcc python3-dev python3-venv       # the compiled move generator; the virtual environment
+  hunspell-ro hunspell-tools         # rebuilding the demo word list (unmunch)
+  tesseract-ocr                      # the alternative slip reader (--reader tesseract)
+  postgresql                         # the store's tests run on a real PostgreSQL too
+)
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install.sh: apt-get install ${missing[*]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+PYTHON="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  echo "install.sh: creating .venv with $($PYTHON --version)"
+  "$PYTHON" -m venv .venv
+fi
+stamp=.venv/.fluturas-installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ -n "$(find corrector -name '*.c' -newer "$stamp" 2>/dev/null)" ]; then
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -e ".[dev]"
+  touch "$stamp"
+fi
+echo "install.sh: ready ($(.venv/bin/fluturas --help >/dev/null && echo 'fluturas command works'))"
