@@ -126,7 +126,7 @@ def reader() -> None:
 @click.option("--seed", type=int, default=None)
 @click.option("--epochs", type=int, default=None)
 @click.option("--per-class", type=int, default=None, help="Synthetic training cells per class.")
-@click.option("--threads", type=int, default=2, show_default=True)
+@click.option("--threads", type=int, default=1, show_default=True)
 @_fails_cleanly
 def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int | None, threads: int) -> None:
     """Train the character CNN on synthetic handwriting + real digits, calibrate, export ONNX."""
@@ -147,7 +147,7 @@ def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int
               default=Path("scanner/models/reader.onnx"), show_default=True)
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--epochs", type=int, default=3, show_default=True)
-@click.option("--threads", type=int, default=2, show_default=True)
+@click.option("--threads", type=int, default=1, show_default=True)
 @_fails_cleanly
 def reader_finetune(samples: Path, base: Path, out: Path, epochs: int, threads: int) -> None:
     """Retrain on arbiter corrections stored in SAMPLES (see scanner.samples), recalibrate, export."""

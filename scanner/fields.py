@@ -29,6 +29,9 @@ class Cut:
     joker: str | None
 
 
+PAPER = 255.0  # paper level after glyph.flatten
+
+
 def dropout(slip_bgr: np.ndarray) -> np.ndarray:
     """Red channel: the light-red boxes vanish, the player's (never red, D 3.2.b) ink stays dark."""
     return slip_bgr[:, :, 2] if slip_bgr.ndim == 3 else slip_bgr
@@ -49,15 +52,15 @@ def cut_field(gray: np.ndarray, f: Field, s: float) -> list[Cut]:
         crop, inner = _crop(gray, box, s, MARGIN_MM if letters else 0.0)
         joker = None
         if letters:
-            marks = find_marks(crop, inner, s)
+            marks = find_marks(crop, inner, s, PAPER)
             crop, joker = marks.cleaned, marks.kind
         bx, by, bw, bh = inner
         k = INSET_MM * s
         cell = crop[int(by + k):int(by + bh - k), int(bx + k):int(bx + bw - k)]
-        g = glyph.normalise(cell)
+        g = glyph.normalise(cell, PAPER)
         if f.ticks and joker is None:
             tick, _ = _crop(gray, f.ticks[i], s, -INSET_MM)
-            if tick.size and is_ticked(tick):
+            if tick.size and is_ticked(tick, PAPER):
                 joker = "tick"
         out.append(Cut(f, i, g.image, g.ink, joker))
     return out
@@ -65,13 +68,13 @@ def cut_field(gray: np.ndarray, f: Field, s: float) -> list[Cut]:
 
 def read_mark(gray: np.ndarray, f: Field, s: float) -> FieldReading:
     crop, _ = _crop(gray, f.boxes[0], s, -INSET_MM)
-    ticked = is_ticked(crop)
+    ticked = is_ticked(crop, PAPER)
     return FieldReading("X" if ticked else "", 1.0, True, True)
 
 
 def read_fields(slip_bgr: np.ndarray, t: Template, reader: Reader, px_per_mm: float) -> tuple[dict[str, FieldReading], dict[str, np.ndarray]]:
     """All fields of one slip; the classifier runs once on every written cell of the slip."""
-    gray = dropout(slip_bgr)
+    gray = glyph.flatten(dropout(slip_bgr))
     cuts: dict[str, list[Cut]] = {}
     results: dict[str, FieldReading] = {}
     for f in t.fields:

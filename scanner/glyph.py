@@ -20,12 +20,30 @@ class Glyph:
     bbox: tuple[int, int, int, int] | None  # x, y, w, h of the kept ink in the crop
 
 
-def ink_map(gray: np.ndarray) -> np.ndarray:
-    """Darkness 0..1 relative to the paper level, so a grey scan background is not read as ink."""
+def ink_map(gray: np.ndarray, paper: float | None = None) -> np.ndarray:
+    """Darkness 0..1 relative to the paper level, so a grey scan background is not read as ink.
+
+    `paper` is known (255) on a flattened slip; a loose cell estimates it from its lighter pixels.
+    """
     g = gray.astype(np.float32)
-    paper = float(np.percentile(g, 90))
+    if paper is None:
+        paper = float(np.partition(g.ravel(), int(0.9 * (g.size - 1)))[int(0.9 * (g.size - 1))]) if g.size else 255.0
     paper = max(paper, 64.0)
     return np.clip((paper - g) / paper, 0.0, 1.0)
+
+
+def flatten(gray: np.ndarray, stroke_px: int = 9) -> np.ndarray:
+    """Divide out the paper's local brightness (uneven light on photos): paper becomes 255.
+
+    A grey-level closing wider than a pen stroke removes the ink and leaves the paper level.
+    """
+    h, w = gray.shape
+    f = 4  # the paper level varies slowly: estimate it at quarter resolution
+    small = cv2.resize(gray, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
+    k = max(3, (stroke_px // f) * 2 + 1)
+    small = cv2.blur(cv2.dilate(small, np.ones((k, k), np.uint8)), (k, k))
+    paper = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.clip(gray.astype(np.float32) / np.maximum(paper.astype(np.float32), 1.0) * 255.0, 0, 255).astype(np.uint8)
 
 
 def ink_components(dark: np.ndarray, min_area: int = 4) -> np.ndarray:
@@ -41,9 +59,9 @@ def ink_components(dark: np.ndarray, min_area: int = 4) -> np.ndarray:
     return keep[labels]
 
 
-def normalise(gray: np.ndarray) -> Glyph:
+def normalise(gray: np.ndarray, paper: float | None = None) -> Glyph:
     """Crop the ink, scale its longer side to GLYPH_SIZE keeping the aspect, centre it on INPUT_SIZE²."""
-    dark = ink_map(gray)
+    dark = ink_map(gray, paper)
     kept = ink_components(dark)
     ink = float(kept.mean()) if kept.size else 0.0
     out = np.zeros((INPUT_SIZE, INPUT_SIZE), np.float32)

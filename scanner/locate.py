@@ -37,6 +37,9 @@ class PageMarkers:
 def _detector(dictionary: str) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    params.adaptiveThreshWinSizeMin = 7  # two threshold passes instead of three: markers are large
+    params.adaptiveThreshWinSizeMax = 27
+    params.adaptiveThreshWinSizeStep = 20
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary)), params)
 
 

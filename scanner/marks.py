@@ -31,18 +31,19 @@ def _polar(h: int, w: int, box: tuple[float, float, float, float]) -> tuple[np.n
     return r, sector
 
 
-def find_marks(gray: np.ndarray, box: tuple[float, float, float, float], px_per_mm: float) -> MarkResult:
+def find_marks(gray: np.ndarray, box: tuple[float, float, float, float], px_per_mm: float,
+               paper: float | None = None) -> MarkResult:
     """Look for a circle or a dot on a crop that extends beyond the box (box given in crop pixels)."""
-    dark = ink_map(gray)
+    dark = ink_map(gray, paper)
     mask = (dark > INK_LEVEL).astype(np.uint8)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n <= 1:
         return MarkResult(None, gray)
     r, sector = _polar(*gray.shape, box)
-    paper = float(np.percentile(gray, 90))
+    paper = 255.0 if paper is None else paper
     for c in range(1, n):
         pix = labels == c
-        ring = pix & (r > 0.55) & (r < 1.6)
+        ring = pix & (r > 0.95) & (r < 1.6)  # outside where letters are written
         covered = np.unique(sector[ring])
         if len(covered) < CIRCLE_SECTORS:
             continue
@@ -75,6 +76,6 @@ def find_marks(gray: np.ndarray, box: tuple[float, float, float, float], px_per_
     return MarkResult(None, gray)
 
 
-def is_ticked(gray: np.ndarray) -> bool:
+def is_ticked(gray: np.ndarray, paper: float | None = None) -> bool:
     """A tick-box crop (inside its printed border) holds a deliberate mark."""
-    return float((ink_map(gray) > INK_LEVEL).mean()) > TICK_INK
+    return float((ink_map(gray, paper) > INK_LEVEL).mean()) > TICK_INK

@@ -21,7 +21,7 @@ from scanner.source import Page, expand, read_pages
 from scanner.template import Template, builtin_templates, check_markers_unique
 
 PX_PER_MM = 8.0  # rectified slip resolution: a 6 mm box becomes 48 px
-DETECT_MAX_SIDE = 1800  # pages larger than this are downscaled for marker detection only
+DETECT_MAX_SIDE = 1300  # pages larger than this are downscaled for marker detection only
 
 
 @dataclass
@@ -44,7 +44,7 @@ def _read_qr(slip: np.ndarray, t: Template, s: float) -> str | None:
     pad = 2.0
     x0, y0 = int(max(0, (t.qr.x - pad) * s)), int(max(0, (t.qr.y - pad) * s))
     x1, y1 = int((t.qr.x + t.qr.w + pad) * s), int((t.qr.y + t.qr.h + pad) * s)
-    crop = cv2.cvtColor(slip[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    crop = slip[y0:y1, x0:x1]
     if crop.size == 0 or crop.min() > 100:
         return None  # nothing printed there: a blank slip
     text, _, _ = cv2.QRCodeDetector().detectAndDecode(crop)
@@ -53,7 +53,8 @@ def _read_qr(slip: np.ndarray, t: Template, s: float) -> str | None:
 
 def scan_page(page: Page, reader: Reader, reader_name: str, templates: tuple[Template, ...]) -> list[Reading]:
     """Readings of every slip on one page (or one reading carrying the page's problem)."""
-    gray = cv2.cvtColor(page.image, cv2.COLOR_BGR2GRAY)
+    gray = cv2.cvtColor(page.image, cv2.COLOR_BGR2GRAY) if page.image.ndim == 3 else page.image
+    red = dropout(page.image)
     scale = min(1.0, DETECT_MAX_SIDE / max(gray.shape))
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
     found = find_slips(small, templates)
@@ -63,9 +64,9 @@ def scan_page(page: Page, reader: Reader, reader_name: str, templates: tuple[Tem
         loc = type(loc)(loc.template, to_page @ loc.homography,
                         tuple((x / scale, y / scale) for x, y in loc.corners_px), loc.markers_found,
                         loc.marker_px / scale)
-        slip = rectify(page.image, loc, PX_PER_MM)
+        slip = rectify(red, loc, PX_PER_MM)  # only the red channel is ever read (D 3.2.b dropout)
         fields, cells = read_fields(slip, loc.template, reader, PX_PER_MM)
-        warnings = slip_warnings(dropout(slip), loc.marker_px, loc.markers_found)
+        warnings = slip_warnings(slip, loc.marker_px, loc.markers_found)
         out.append(Reading(str(page.source), page.number, k, loc.template.id,
                            [[round(x, 1), round(y, 1)] for x, y in loc.corners_px], fields,
                            _read_qr(slip, loc.template, PX_PER_MM), reader_name, reader.threshold,

@@ -15,9 +15,10 @@ def slip_warnings(gray_slip: np.ndarray, marker_px: float, markers_found: int) -
         out.append(f"low_resolution: markers {marker_px:.0f} px wide")
     if markers_found < 4:
         out.append("marker_missing: slip located from 3 markers")
-    if float(cv2.Laplacian(gray_slip, cv2.CV_64F).var()) < MIN_SHARPNESS:
+    if float(cv2.Laplacian(gray_slip, cv2.CV_32F).var()) < MIN_SHARPNESS:
         out.append("blurred")
-    lo, hi = np.percentile(gray_slip, [1, 99])
+    hist = np.cumsum(cv2.calcHist([gray_slip], [0], None, [256], [0, 256]).ravel())
+    lo, hi = np.searchsorted(hist, 0.01 * hist[-1]), np.searchsorted(hist, 0.99 * hist[-1])
     if hi - lo < MIN_CONTRAST:
         out.append("low_contrast")
     return out

@@ -61,7 +61,7 @@ def _stamp(ink: np.ndarray, mask: np.ndarray, x: int, y: int) -> None:
 def _mark_joker(ink: np.ndarray, kind: str, box, tick, s: float, rng: np.random.Generator, pen: int) -> None:
     cx, cy = (box.x + box.w / 2) * s, (box.y + box.h / 2) * s
     if kind == "circle":
-        axes = (int(box.w * s * rng.uniform(0.5, 0.6)), int(box.h * s * rng.uniform(0.46, 0.55)))
+        axes = (int(box.w * s * rng.uniform(0.52, 0.62)), int(box.h * s * rng.uniform(0.5, 0.58)))
         start = rng.uniform(0, 360)
         cv2.ellipse(ink, (int(cx), int(cy)), axes, rng.uniform(-10, 10), start, start + rng.uniform(340, 380),
                     1.0, pen, cv2.LINE_AA)
@@ -76,11 +76,13 @@ def _mark_joker(ink: np.ndarray, kind: str, box, tick, s: float, rng: np.random.
 
 
 def render_slip(t: Template, values: dict[str, str], rng: np.random.Generator, style: SlipStyle | None = None,
-                jokers: dict[str, list[int]] | None = None, prefill: Prefill | None = None) -> np.ndarray:
+                jokers: dict[str, list[int]] | None = None, prefill: Prefill | None = None,
+                marks: dict[tuple[str, int], str] | None = None) -> np.ndarray:
     """BGR image of the slip at style.px_per_mm, values written left-aligned in each field's boxes.
 
     `jokers` maps a field name to 0-based indices of letters marked as jokers. A 'mark' field is
-    ticked when its value is non-empty.
+    ticked when its value is non-empty. `marks` may fix the mark of a joker: (field, index) -> circle
+    | dot | tick; otherwise style.joker_mark decides.
     """
     style = style or SlipStyle()
     s = style.px_per_mm
@@ -105,7 +107,9 @@ def render_slip(t: Template, values: dict[str, str], rng: np.random.Generator, s
             cell = fit_into(_glyph_mask(ch, font, style, rng), bw, bh, rng, fill=(0.6, 0.85), jitter=0.05)
             _stamp(ink, cell, _px(b.x, s), _px(b.y, s))
         for i in (jokers or {}).get(f.name, []):
-            kind = style.joker_mark if style.joker_mark != "any" else ("circle", "dot", "tick")[rng.integers(3)]
+            kind = (marks or {}).get((f.name, i)) or style.joker_mark
+            if kind == "any":
+                kind = ("circle", "dot", "tick")[rng.integers(3)]
             if kind == "tick" and not f.ticks:
                 kind = "circle"
             _mark_joker(ink, kind, f.boxes[i], f.ticks[i] if f.ticks else None, s, rng, pen)

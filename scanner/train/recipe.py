@@ -22,12 +22,13 @@ from scanner.train import cells
 @dataclass(frozen=True)
 class TrainConfig:
     seed: int = 20261122
-    n_per_class: int = 1700
+    n_per_class: int = 1200
     n_calibration_per_class: int = 300
-    epochs: int = 6
-    batch_size: int = 128
-    learning_rate: float = 3e-3
-    threads: int = 2
+    epochs: int = 4
+    batch_size: int = 256
+    learning_rate: float = 4e-3
+    threads: int = 1  # intra-op threads; on a shared 2-core machine a second thread mostly waits
+    workers: int = 2  # processes generating cells
     target_error: float = 0.0
     calibration_fields: int = 20000
 
@@ -82,6 +83,9 @@ def fit(model, x: np.ndarray, y: np.ndarray, cfg: TrainConfig, epochs: int, lr: 
             opt.step()
             sched.step()
             total += loss.item() * len(idx)
+            step = i // cfg.batch_size
+            if step % 50 == 0:
+                log(f"  epoch {epoch + 1} step {step}: loss {loss.item():.3f}")
         log(f"epoch {epoch + 1}/{epochs}: loss {total / len(x):.4f} ({time.time() - t0:.0f} s)")
 
 
@@ -104,7 +108,7 @@ def logits_of(model, x: np.ndarray) -> np.ndarray:
 
 def calibrate(model, cfg: TrainConfig, log) -> tuple[float, float, dict]:
     """Temperature and threshold from calibration fonts (never trained on)."""
-    xc, yc = build_cells(fonts.CALIBRATION, cfg.n_calibration_per_class, cfg.seed + 1, False, cfg.threads)
+    xc, yc = build_cells(fonts.CALIBRATION, cfg.n_calibration_per_class, cfg.seed + 1, False, cfg.workers)
     logits = logits_of(model, xc)
     temperature = fit_temperature(logits, yc)
     probs = softmax(logits, temperature)
@@ -138,7 +142,7 @@ def train_reader(out: Path, cfg: TrainConfig = TrainConfig(), log=lambda s: None
 
     torch.set_num_threads(cfg.threads)
     t0 = time.time()
-    x, y = build_cells(fonts.TRAIN, cfg.n_per_class, cfg.seed, True, cfg.threads)
+    x, y = build_cells(fonts.TRAIN, cfg.n_per_class, cfg.seed, True, cfg.workers)
     log(f"{len(x)} training cells in {time.time() - t0:.0f} s")
     model = CharNet(len(cells.CLASSES))
     fit(model, x, y, cfg, cfg.epochs, cfg.learning_rate, log)
@@ -178,7 +182,7 @@ def finetune_reader(base: Path, samples_dir: Path, out: Path, cfg: TrainConfig =
     model.load_state_dict(torch.load(weights, map_location="cpu"))
     xs, ys = load_samples(samples_dir, cells.CLASSES)
     log(f"{len(xs)} corrected cells from {samples_dir}")
-    xr, yr = build_cells(fonts.TRAIN, max(cfg.n_per_class // 8, 10), cfg.seed + 7, True, cfg.threads)
+    xr, yr = build_cells(fonts.TRAIN, max(cfg.n_per_class // 8, 10), cfg.seed + 7, True, cfg.workers)
     x = np.concatenate([xr, np.repeat(xs, repeat, axis=0)])
     y = np.concatenate([yr, np.repeat(ys, repeat)])
     fit(model, x, y, cfg, epochs, cfg.learning_rate / 5, log)
