@@ -60,7 +60,8 @@ def decode(grammar: Grammar, probs: np.ndarray, classes: str) -> Decoded:
         cands = grammar.candidates(n)
         if not cands:
             return _free_decode(probs, classes, valid=False)
-        scores = np.array([np.prod([probs[i, index[ch]] for i, ch in enumerate(s)]) for s in cands])
+        cols = np.array([[index[ch] for ch in s] for s in cands])  # candidates x n
+        scores = np.prod(probs[np.arange(n)[None, :], cols], axis=1)
         total = float(scores.sum())
         best = int(scores.argmax())
         if total <= 0:
