@@ -30,6 +30,7 @@ class Cut:
 
 
 PAPER = 255.0  # paper level after glyph.flatten
+INK_GREY = int(PAPER * (1 - glyph.INK_LEVEL))  # grey level below which a flattened pixel is ink
 
 
 def dropout(slip_bgr: np.ndarray) -> np.ndarray:
@@ -51,6 +52,12 @@ def cut_field(gray: np.ndarray, f: Field, s: float) -> list[Cut]:
     for i, box in enumerate(f.boxes):
         crop, inner = _crop(gray, box, s, MARGIN_MM if letters else 0.0)
         joker = None
+        if float((crop < INK_GREY).mean()) < EMPTY_INK / 4:  # blank paper: skip the costly steps
+            if f.ticks:
+                tick, _ = _crop(gray, f.ticks[i], s, -INSET_MM)
+                joker = "tick" if tick.size and is_ticked(tick, PAPER) else None
+            out.append(Cut(f, i, np.zeros((glyph.INPUT_SIZE, glyph.INPUT_SIZE), np.float32), 0.0, joker))
+            continue
         if letters:
             marks = find_marks(crop, inner, s, PAPER)
             crop, joker = marks.cleaned, marks.kind

@@ -47,8 +47,14 @@ def _read_qr(slip: np.ndarray, t: Template, s: float) -> str | None:
     crop = slip[y0:y1, x0:x1]
     if crop.size == 0 or crop.min() > 100:
         return None  # nothing printed there: a blank slip
-    text, _, _ = cv2.QRCodeDetector().detectAndDecode(crop)
-    return text or None
+    detector = cv2.QRCodeDetector()
+    big = cv2.resize(crop, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+    _, binary = cv2.threshold(big, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    for attempt in (crop, big, binary):  # the detector is sensitive to module size and blur
+        text, _, _ = detector.detectAndDecode(attempt)
+        if text:
+            return text
+    return None
 
 
 def scan_page(page: Page, reader: Reader, reader_name: str, templates: tuple[Template, ...]) -> list[Reading]:

@@ -13,7 +13,7 @@ from scanner import ScanOptions, scan_paths
 from scanner.printing import Prefill, render_sheets
 from scanner.synth.slip import PageStyle, render_page, render_slip
 from scanner.template import load_template, parse
-from tests.scanner.conftest import VALUES, assert_accepted_fields_right, char_accuracy, write
+from tests.scanner.helpers import VALUES, assert_accepted_fields_right, char_accuracy, write
 
 
 def _scan(paths, options=None):
