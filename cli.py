@@ -2,6 +2,7 @@
 to exit codes (exit 2: bad input, named by file and field; exit 1: a check found a problem)."""
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from pathlib import Path
@@ -28,6 +29,23 @@ class _Group(click.Group):
                 raise
             click.echo(f"error: {exc}", err=True)
             ctx.exit(code)
+
+
+
+def _fails_cleanly(func):
+    """Turn the scanner's typed errors into one message on stderr and the error's exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        from scanner.errors import ScannerError
+
+        try:
+            return func(*args, **kwargs)
+        except (ScannerError, FluturasError) as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(exc.exit_code)
+
+    return wrapper
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -214,8 +232,9 @@ def round_set_top(move, number, db, game_id, actor) -> None:
 @click.option("--threshold", type=float, default=0.95, show_default=True, help="Fields read with less confidence go to review.")
 @click.option("--keep", type=click.Choice(["ask", "old", "new"]), default="ask", show_default=True,
               help="A second slip for a table already filed: ask, keep the old one, or the new one.")
+@click.option("--reader", default="cnn", show_default=True, help="Handwriting reader for images (cnn, tesseract).")
 @_store_options
-def round_scan(paths, number, threshold, keep, db, game_id, actor) -> None:
+def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> None:
     """File the slips of a round from images or the scanner's readings (.jsonl). Re-running is
     safe: a slip already filed (same image) is recognised and skipped."""
     from arbiter.games import get_game, get_round
@@ -235,7 +254,7 @@ def round_scan(paths, number, threshold, keep, db, game_id, actor) -> None:
         click.echo(f"new slip: {new.source} ({new.values.get('position')} {new.values.get('word')} {new.values.get('score')})")
         return click.prompt("keep which", type=click.Choice(["old", "new"]))
 
-    readings = list(collect_readings(paths, threshold))
+    readings = list(collect_readings(paths, threshold, reader))
     counts: dict[str, int] = {}
     queued = []
     with click.progressbar(readings, label=f"round {rno}: filing slips", file=sys.stderr) as bar:
@@ -683,6 +702,128 @@ def simulate(seed: int, variant: str, rules_name: str, words: Path | None, as_js
     for r in game.rounds:
         if r.equal_tops:
             click.echo(f"round {r.round} equal tops: {', '.join(r.equal_tops)}")
+
+# --- scanner -------------------------------------------------------------------------------------
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="JSON Lines file: one reading per slip.")
+@click.option("--reader", type=click.Choice(["cnn", "tesseract"]), default="cnn", show_default=True)
+@click.option("--model", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="ONNX model (its .json sidecar beside it); default: the shipped one.")
+@click.option("--template", "templates", multiple=True, type=click.Path(path_type=Path),
+              help="Template file(s) to recognise; default: all built-in templates.")
+@click.option("--pdf-dpi", type=float, default=200.0, show_default=True)
+@_fails_cleanly
+def scan(paths: tuple[Path, ...], out: Path, reader: str, model: Path | None, templates: tuple[Path, ...],
+         pdf_dpi: float) -> None:
+    """Read every slip in PATHS (images, PDFs, folders) into readings."""
+    from scanner.pipeline import ScanOptions, scan_file
+    from scanner.reader import make_reader
+    from scanner.source import expand
+    from scanner.template import builtin_templates, load_template
+
+    tpls = tuple(load_template(t) for t in templates) if templates else builtin_templates()
+    options = ScanOptions(reader=reader, model=model, templates=tpls, pdf_dpi=pdf_dpi)
+    files = expand(list(paths))
+    rdr = make_reader(reader, model)
+    slips = accepted = total_fields = failed = 0
+    with open(out, "w", encoding="utf-8") as fh, click.progressbar(files, label="scanning", file=sys.stderr,
+                                                                   item_show_func=lambda p: p and p.name) as bar:
+        for path in bar:
+            for r in scan_file(path, rdr, options):
+                fh.write(r.to_json() + "\n")
+                if r.error:
+                    failed += 1
+                    click.echo(f"\nerror: {r.error} (skipped, batch goes on)", err=True)
+                elif r.template_id:
+                    slips += 1
+                    total_fields += len(r.fields)
+                    accepted += sum(f.accepted for f in r.fields.values())
+    share = accepted / total_fields if total_fields else 0.0
+    click.echo(f"{slips} slips from {len(files)} files -> {out}; {share:.1%} of fields accepted"
+               + (f"; {failed} files unreadable" if failed else ""))
+    if failed:
+        sys.exit(1)
+
+
+@main.group()
+def template() -> None:
+    """Slip templates: check and print."""
+
+
+@template.command("check")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@_fails_cleanly
+def template_check(files: tuple[Path, ...]) -> None:
+    """Validate template files against templates/slip.schema.json."""
+    from scanner.template import load_template
+
+    for f in files:
+        t = load_template(f)
+        click.echo(f"{f}: ok ({t.id}, {len(t.fields)} fields)")
+
+
+@template.command("print")
+@click.argument("name", default="duplicat")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--count", type=int, default=0, help="Blank slips (default: one full sheet).")
+@click.option("--seating", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="CSV game,round,table,player: one pre-filled slip with QR code per row.")
+@_fails_cleanly
+def template_print(name: str, out: Path, count: int, seating: Path | None) -> None:
+    """Printable A4 PDF of slips (template id, stem or file), with cutting marks."""
+    from scanner.printing import read_seating, render_sheets
+    from scanner.template import load_template
+
+    t = load_template(name)
+    prefills = read_seating(seating) if seating else None
+    pages = render_sheets(t, out, count, prefills)
+    click.echo(f"{out}: {pages} page(s) of {t.id}")
+
+
+@main.group()
+def reader() -> None:
+    """The handwriting reader model: train and fine-tune (needs the [train] extra)."""
+
+
+@reader.command("train")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("scanner/models/reader.onnx"),
+              show_default=True)
+@click.option("--seed", type=int, default=None)
+@click.option("--epochs", type=int, default=None)
+@click.option("--per-class", type=int, default=None, help="Synthetic training cells per class.")
+@click.option("--threads", type=int, default=1, show_default=True)
+@_fails_cleanly
+def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int | None, threads: int) -> None:
+    """Train the character CNN on synthetic handwriting + real digits, calibrate, export ONNX."""
+    from dataclasses import replace
+
+    from scanner.train.recipe import TrainConfig, train_reader
+
+    cfg = TrainConfig(threads=threads)
+    cfg = replace(cfg, **{k: v for k, v in (("seed", seed), ("epochs", epochs), ("n_per_class", per_class))
+                          if v is not None})
+    meta = train_reader(out, cfg, log=lambda s: click.echo(s, err=True))
+    click.echo(f"{out}: threshold {meta.threshold:.6f}, metrics {meta.metrics}")
+
+
+@reader.command("finetune")
+@click.argument("samples", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--base", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=Path("scanner/models/reader.onnx"), show_default=True)
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--epochs", type=int, default=3, show_default=True)
+@click.option("--threads", type=int, default=1, show_default=True)
+@_fails_cleanly
+def reader_finetune(samples: Path, base: Path, out: Path, epochs: int, threads: int) -> None:
+    """Retrain on arbiter corrections stored in SAMPLES (see scanner.samples), recalibrate, export."""
+    from scanner.train.recipe import TrainConfig, finetune_reader
+
+    meta = finetune_reader(base, samples, out, TrainConfig(threads=threads), epochs,
+                           log=lambda s: click.echo(s, err=True))
+    click.echo(f"{out}: threshold {meta.threshold:.6f}, metrics {meta.metrics}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,6 +8,7 @@ table already filed is never merged silently: `choose` says which one to keep, t
 in the store as `superseded`."""
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,25 +40,35 @@ class Filed:
     review: tuple[str, ...] = ()
 
 
-def collect_readings(paths: Iterable[Path], threshold: float) -> Iterator[SlipReading]:
+def collect_readings(paths: Iterable[Path], threshold: float, reader: str = "cnn") -> Iterator[SlipReading]:
     """Readings files are read here; images go through the scanner (issue 5)."""
     for path in paths:
         if path.is_dir():
             yield from collect_readings(sorted(p for p in path.iterdir()
-                                               if p.suffix.lower() in READING_SUFFIXES + IMAGE_SUFFIXES), threshold)
+                                               if p.suffix.lower() in READING_SUFFIXES + IMAGE_SUFFIXES),
+                                        threshold, reader)
         elif not path.exists():
             raise ReadingError(f"{path}: no such file")
         elif path.suffix.lower() in READING_SUFFIXES:
             yield from read_readings_file(path, threshold)
         else:
-            try:
-                from scanner import scan_paths  # type: ignore[attr-defined]
-            except ImportError as exc:
-                raise MissingComponent(
-                    f"{path}: reading images needs the scanner (scanner.scan_paths), which is not in this "
-                    f"tree yet; pass the scanner's readings .jsonl instead") from exc
-            for number, record in enumerate(scan_paths([path])):
-                yield parse_reading(record, f"{path}: slip {number + 1}", threshold, path.parent)
+            yield from _scan_image(path, threshold, reader)
+
+
+def _scan_image(path: Path, threshold: float, reader: str) -> Iterator[SlipReading]:
+    """The scanner reads the image (issue 5); the slip's identity is the image's own sha256."""
+    try:
+        from scanner import ScanOptions, ScannerError, scan_paths
+    except ImportError as exc:
+        raise MissingComponent(f"{path}: reading images needs the scanner (scanner.scan_paths); "
+                               f"pass the scanner's readings .jsonl instead") from exc
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    try:
+        for number, reading in enumerate(scan_paths([path], ScanOptions(reader=reader))):
+            record = {**reading.to_dict(), "sha256": digest}
+            yield parse_reading(record, f"{path}: slip {number + 1}", threshold)
+    except ScannerError as exc:
+        raise ReadingError(f"{path}: {exc}") from exc
 
 
 def file_reading(store: Store, game_id: int, round_number: int, reading: SlipReading, actor: str,

@@ -11,7 +11,9 @@ so slips read elsewhere, or typed in by hand, enter the same way. A record:
                 "word": {"text": "MODEL", "confidence": 0.93, "jokers": [2]}}}
 
 Field names may also be the slip's own (TUR, MASA, PUNCTE, POZ, DEPUNERE); a field may be a
-plain value; `accepted: false` on a field marks it unsure whatever its confidence. Nothing is
+plain value. The scanner's own record (`fluturas.reading/1`, scanner/README.md) is read as is:
+its calibrated `accepted` (and `valid`) decide whether a field is sure, `page` joins `slip_index`
+in the slip's identity, a pre-filled slip's QR names the table. Nothing is
 silently wrong: a field that is missing, unparsable or below the threshold is listed in
 `unsure`, and the slip goes to the review queue."""
 from __future__ import annotations
@@ -28,6 +30,7 @@ ALIASES = {
     "round": ("round", "tur"), "table": ("table", "masa"), "score": ("score", "puncte"),
     "position": ("position", "poz"), "word": ("word", "depunere"),
 }
+PAGE_STRIDE = 1000  # slip identity on a multi-page file: (page - 1) * PAGE_STRIDE + slip_index
 NUMERIC = ("round", "table", "score")
 
 
@@ -89,11 +92,15 @@ def parse_reading(record: Any, where: str, threshold: float, base: Path | None =
     unsure: list[str] = []
     confidences: list[float] = []
     jokers: tuple[int, ...] = tuple(record.get("jokers") or ())
+    if record.get("error"):
+        raise ReadingError(f"{where}: {record.get('source', 'the file')} could not be read: {record['error']}")
     for name in ALIASES:
         item = _field(record, name)
-        text, conf, accepted = item, None, True
+        text, conf, accepted = item, None, None
         if isinstance(item, dict):
-            text, conf, accepted = item.get("text"), item.get("confidence"), item.get("accepted", True)
+            text, conf, accepted = item.get("text"), item.get("confidence"), item.get("accepted")
+            if item.get("valid") is False:
+                accepted = False  # the written boxes do not fit the field's grammar
             if name == "word" and item.get("jokers") is not None:
                 jokers = tuple(item["jokers"])
         if conf is not None:
@@ -109,15 +116,26 @@ def parse_reading(record: Any, where: str, threshold: float, base: Path | None =
                 continue
         elif text is not None:
             values[name] = text
-        if not accepted or (conf is not None and conf < threshold):
+        # The scanner's calibrated `accepted` decides when it is given; else our threshold does.
+        if accepted is False or (accepted is None and conf is not None and conf < threshold):
             unsure.append(name)
         if name in ("round", "table") and text is None:
             unsure.append(name)
     if not all(isinstance(j, int) and j >= 0 for j in jokers):
         raise ReadingError(f"{where}: field word.jokers: expected 0-based tile indices, found {list(jokers)!r}")
-    index = record.get("slip_index", 0)
-    if not isinstance(index, int) or index < 0:
-        raise ReadingError(f"{where}: field slip_index: expected an integer ≥ 0, found {index!r}")
+    index, page = record.get("slip_index", 0), record.get("page", 1)
+    if not isinstance(index, int) or not 0 <= index < PAGE_STRIDE:
+        raise ReadingError(f"{where}: field slip_index: expected an integer 0–{PAGE_STRIDE - 1}, found {index!r}")
+    if not isinstance(page, int) or page < 1:
+        raise ReadingError(f"{where}: field page: expected an integer ≥ 1, found {page!r}")
+    index += (page - 1) * PAGE_STRIDE
+    qr_table = _qr_table(record.get("qr"))
+    if qr_table is not None:  # a pre-filled slip names its player: it wins over the handwriting
+        if values.get("table") not in (None, qr_table):
+            unsure.append("table_written")  # written ≠ printed: filed under the QR's table, reviewed
+        if "table" in unsure:
+            unsure.remove("table")
+        values["table"] = qr_table
     source = str(record.get("source") or where)
     if base is not None and not Path(source).is_absolute() and (base / source).is_file():
         source = str((base / source).resolve())  # the review queue and the slip PDF open it later
@@ -125,6 +143,14 @@ def parse_reading(record: Any, where: str, threshold: float, base: Path | None =
                        sha256=content_hash(record, base), values=values, jokers=jokers,
                        confidence=min(confidences) if confidences else None,
                        unsure=tuple(dict.fromkeys(unsure)), raw=record)
+
+
+def _qr_table(qr: Any) -> int | None:
+    """`fluturas:v1;game=G;round=N;table=N` (scanner/README.md) → N."""
+    if not isinstance(qr, str) or not qr.startswith("fluturas:"):
+        return None
+    parts = dict(p.split("=", 1) for p in qr.split(";")[1:] if "=" in p)
+    return int(parts["table"]) if parts.get("table", "").isdigit() else None
 
 
 def read_readings_file(path: Path, threshold: float) -> list[SlipReading]:

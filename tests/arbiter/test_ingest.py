@@ -74,3 +74,50 @@ def test_reading_files_name_the_line_and_field(tmp_path):
         read_readings_file(bad, 0.9)
     with pytest.raises(ReadingError, match=r"field word.confidence"):
         parse_reading({"fields": {"word": {"text": "A", "confidence": 7}}}, "x", 0.9)
+
+
+def test_slip_images_through_the_real_scanner(tmp_path):
+    """Synthetic slips (the scanner's renderer) read by the scanner with the Tesseract reader: what
+    it cannot read surely goes to review; the same image scanned again is the same slip."""
+    import cv2
+    import numpy as np
+    from scanner.synth.slip import render_slip
+    from scanner.template import builtin_templates
+
+    from arbiter.ingest import collect_readings
+    from arbiter.store import open_store
+
+    template = next(t for t in builtin_templates() if t.id.startswith("duplicat"))
+    image = tmp_path / "slip.png"
+    values = {"tur": "01", "masa": "002", "poz": "H4", "puncte": "26", "depunere": "MODEL"}
+    cv2.imwrite(str(image), render_slip(template, values, np.random.default_rng(7)))
+    store = open_store(tmp_path / "s.db")
+    game_id = make_game(store, tmp_path)
+    (first,) = [file_reading(store, game_id, 1, r, ARBITER, never)
+                for r in collect_readings([image], 0.95, reader="tesseract")]
+    (again,) = [file_reading(store, game_id, 1, r, ARBITER, never)
+                for r in collect_readings([image], 0.95, reader="tesseract")]
+    assert again.outcome == "duplicate" and again.slip_id == first.slip_id
+    with store.session() as s:
+        slip = s.get(Slip, first.slip_id)
+        assert slip.source == str(image) and slip.reading["format"] == "fluturas.reading/1"
+        items = s.scalars(select(ReviewItem)).all()
+    read_surely = first.table == 2 and not first.review
+    assert read_surely or (len(items) == 1 and items[0].slip_id == first.slip_id)
+
+
+def test_scanner_record_fields(tmp_path):
+    record = {"format": "fluturas.reading/1", "source": "a.pdf", "page": 2, "slip_index": 3,
+              "qr": "fluturas:v1;game=1;round=1;table=12",
+              "fields": {"tur": {"text": "01", "confidence": 0.9, "accepted": True, "valid": True},
+                         "masa": {"text": "013", "confidence": 0.99, "accepted": True, "valid": True},
+                         "poz": {"text": "H4", "confidence": 0.5, "accepted": True, "valid": True},
+                         "puncte": {"text": "", "confidence": 0.99, "accepted": True, "valid": True},
+                         "depunere": {"text": "MODEL", "confidence": 0.99, "accepted": True, "valid": False,
+                                      "jokers": [1]}}}
+    r = parse_reading(record, "x", 0.95)
+    assert r.slip_index == 1003 and r.table == 12 and r.jokers == (1,)
+    assert r.unsure == ("word", "table_written")  # word boxes off the grammar; QR 12 vs written 13
+    assert r.values.get("score") is None
+    with pytest.raises(ReadingError, match="could not be read: truncated"):
+        parse_reading({"source": "b.png", "error": "truncated"}, "x", 0.95)
