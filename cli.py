@@ -129,14 +129,15 @@ def game() -> None:
 @click.option("--rules", default="ro", show_default=True, help="Rule pack.")
 @click.option("--words", type=click.Path(path_type=Path), help="Word list file (its sha256 is stored).")
 @click.option("--venue", help="Venue, for a simultaneous game.")
+@click.option("--seed", type=int, help="Seed of `round draw` (default: a random one, stored).")
 @_store_options
-def game_new(tournament, name, variant, category, rules, words, venue, db, game_id, actor) -> None:
+def game_new(tournament, name, variant, category, rules, words, venue, seed, db, game_id, actor) -> None:
     """Start a game: tournament, variant, category, rule pack and word list."""
     from arbiter.games import GameSpec, new_game
 
     store = _open(db)
     with store.session() as s:
-        g = new_game(s, GameSpec(tournament, name, variant, category, rules, words, venue), actor)
+        g = new_game(s, GameSpec(tournament, name, variant, category, rules, words, venue, seed), actor)
         click.echo(f"game {g.id}: {tournament} — {name} ({variant}, {category}, rules {rules}"
                    f"{', words ' + g.wordlist_label + ' sha256 ' + g.wordlist_sha256[:12] if g.wordlist_sha256 else ''})")
 
@@ -183,11 +184,15 @@ def round_() -> None:
 @round_.command("draw")
 @_store_options
 def round_draw(db, game_id, actor) -> None:
-    """Draw the next group by RULES.md §5 (the game master)."""
-    from arbiter.errors import MissingComponent
+    """Draw the next group by RULES.md §5 (the game master, from the game's seed)."""
+    from arbiter.draw import draw_round
+    from arbiter.games import get_game
 
-    raise MissingComponent("drawing needs the game master (issue 3), which is not in this tree yet; "
-                           "enter the group from the physical bag with `fluturas round set-rack LETTERS`")
+    with _open(db).session() as s:
+        rnd, lines = draw_round(s, get_game(s, game_id), actor)
+        click.echo(f"round {rnd.number}: group {rnd.rack}")
+    for line in lines:
+        click.echo(f"  {line}")
 
 
 @round_.command("set-rack")

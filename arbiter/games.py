@@ -3,6 +3,7 @@ transaction (`audit.record`), so the log and the data never disagree."""
 from __future__ import annotations
 
 import hashlib
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +38,7 @@ class GameSpec:
     rules: str = "ro"
     wordlist: Path | None = None
     venue: str | None = None
+    seed: int | None = None  # for `round draw`; a random one when not given
 
 
 def file_sha256(path: Path) -> str:
@@ -64,8 +66,9 @@ def new_game(session: Session, spec: GameSpec, actor: str) -> Game:
         session.add(tournament)
         session.flush()
         record(session, actor, Change("tournament.new", "tournament", tournament.id, after=snapshot(tournament)))
+    seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
     game = Game(tournament_id=tournament.id, name=spec.name, variant=spec.variant, category=spec.category,
-                rules=spec.rules, wordlist_label=label, wordlist_sha256=sha, wordlist_path=path)
+                rules=spec.rules, wordlist_label=label, wordlist_sha256=sha, wordlist_path=path, draw_seed=seed)
     session.add(game)
     session.flush()
     record(session, actor, Change("game.new", "game", game.id, after=snapshot(game)), game.id)

@@ -43,6 +43,7 @@ class Game(Base):
     wordlist_label: Mapped[str | None] = mapped_column(String(200))
     wordlist_sha256: Mapped[str | None] = mapped_column(String(64))
     wordlist_path: Mapped[str | None] = mapped_column(Text)
+    draw_seed: Mapped[int | None] = mapped_column(Integer)  # `round draw` replays the game master from it
     status: Mapped[str] = mapped_column(String(20), default="running")
     appeal_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     top_total: Mapped[int | None] = mapped_column(Integer)

@@ -128,7 +128,26 @@ def test_bad_input_exits_2_naming_file_and_field(tmp_path):
     run(db, "round", "set-rack", "AELMODR")
     out = CliRunner().invoke(main, ["round", "set-top", "H9 MODEL", "--db", str(db)])
     assert out.exit_code == 2 and "not legal" in out.output
-    out = CliRunner().invoke(main, ["round", "draw", "--db", str(db)])
-    assert out.exit_code == 2 and "game master" in out.output
     out = CliRunner().invoke(main, ["round", "--help"])
     assert out.exit_code == 0 and "set-rack" in out.output
+
+
+def test_round_draw_replays_the_game_master_from_the_seed(tmp_path):
+    words = str(ROOT / "samples" / "wordlists" / "ro-demo-hunspell.txt.gz")
+    groups = []
+    for name in ("a", "b"):
+        db = tmp_path / f"{name}.db"
+        run(db, "game", "new", "--tournament", "T", "--name", name, "--words", words, "--seed", "5")
+        out = run(db, "round", "draw")
+        assert "pentru turul 1 am extras literele" in out
+        run(db, "round", "set-top")
+        run(db, "round", "close")
+        groups.append((out.splitlines()[0], run(db, "round", "draw").splitlines()[0]))
+    assert groups[0] == groups[1] == ("round 1: group SFVIUTP", "round 2: group SFAOFUA")
+    db = tmp_path / "c.db"
+    run(db, "game", "new", "--tournament", "T", "--name", "c", "--words", words, "--seed", "5")
+    run(db, "round", "set-rack", "AELMODR")
+    run(db, "round", "set-top")
+    run(db, "round", "close")
+    out = CliRunner().invoke(main, ["round", "draw", "--db", str(db)])
+    assert out.exit_code == 2 and "entered by hand" in out.output

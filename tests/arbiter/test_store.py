@@ -83,3 +83,27 @@ def test_concurrent_edit_of_a_round_is_refused_not_lost(store, tmp_path):
     with store.session() as s:
         (rnd,) = s.scalars(select(Round)).all()
         assert rnd.rack == "AELMODT"
+
+
+def test_an_older_store_is_upgraded_on_open_with_its_data(store_url):
+    from alembic import command
+    from sqlalchemy import create_engine
+
+    from arbiter.store import _alembic_config, resolve_url
+
+    engine = create_engine(resolve_url(store_url))
+    config = _alembic_config()
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0001")
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO tournament (id, name, created_at) VALUES (1, 'Cupa', CURRENT_TIMESTAMP)"))
+        conn.execute(text("INSERT INTO game (id, tournament_id, name, kind, variant, category, rules, status, "
+                          "created_at, version) VALUES (1, 1, 'Veche', 'duplicate', 'classic', 'senior', 'ro', "
+                          "'running', CURRENT_TIMESTAMP, 1)"))
+    engine.dispose()
+    upgraded = open_store(store_url)
+    with upgraded.engine.connect() as conn:
+        assert MigrationContext.configure(conn).get_current_revision() == head_revision() == "0002"
+        assert conn.execute(text("SELECT name, draw_seed FROM game")).one() == ("Veche", None)
+    upgraded.close()
