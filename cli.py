@@ -384,6 +384,7 @@ def review(number, db, game_id, actor) -> None:
     if not items:
         click.echo("the review queue is empty")
         return
+    cleared = 0
     for i, e in enumerate(items, 1):
         click.echo(f"\n[{i}/{len(items)}] round {e.round}, table {e.table if e.table is not None else '?'} — {e.kind}: {e.reason}")
         click.echo(f"  image: {e.source}")
@@ -399,9 +400,12 @@ def review(number, db, game_id, actor) -> None:
             correction = _parse_fields(answer[1:].split()) if answer.startswith("c") else {}
             reason = click.prompt("  why", default="read from the slip image")
             resolve(store, e.item_id, e.version, actor, correction, reason)
+            cleared += 1
             click.echo("  done")
         except (ReviewConflict, WorkflowError, click.BadParameter, ValueError) as exc:
             click.echo(f"  not applied: {exc}")
+    if cleared:
+        click.echo(f"{cleared} items cleared; `fluturas round correct` applies them to the decisions")
 
 
 def _recorrect(store, gid: int, actor: str) -> None:
