@@ -1,0 +1,207 @@
+"""Games, seats and rounds in the store. Every change writes its audit entry in the same
+transaction (`audit.record`), so the log and the data never disagree."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from corrector.board import Board
+from corrector.coords import parse_frs
+from corrector.errors import NotationError
+from corrector.placement import Move, Placement, apply_placement, place_move
+from corrector.rack import take_from_rack
+from corrector.reasons import Violation
+from corrector.rulepack import RulePack, load_pack
+
+from .audit import Change, record, snapshot
+from .errors import StoreError, WorkflowError
+from .models import Game, Player, Round, Tournament
+from .seating import Seat
+
+VARIANTS = ("classic", "completiv", "super_joker", "eliptic", "metagrama", "top", "tactic")  # docs/judge.md
+CATEGORIES = ("senior", "youth")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What `game new` asks for (RULES.md §6 variants, D 6.2.e youth/senior)."""
+
+    tournament: str
+    name: str
+    variant: str = "classic"
+    category: str = "senior"
+    rules: str = "ro"
+    wordlist: Path | None = None
+    venue: str | None = None
+    seed: int | None = None  # for `round draw`; a random one when not given
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def new_game(session: Session, spec: GameSpec, actor: str) -> Game:
+    if spec.variant not in VARIANTS:
+        raise WorkflowError(f"variant {spec.variant!r}: expected one of {', '.join(VARIANTS)}")
+    if spec.category not in CATEGORIES:
+        raise WorkflowError(f"category {spec.category!r}: expected senior or youth")
+    load_pack(spec.rules)  # an unknown pack fails here, before anything is stored
+    label = sha = path = None
+    if spec.wordlist is not None:
+        if not spec.wordlist.is_file():
+            raise WorkflowError(f"{spec.wordlist}: word list not found")
+        label, sha, path = spec.wordlist.name, file_sha256(spec.wordlist), str(spec.wordlist.resolve())
+    tournament = session.scalar(select(Tournament).where(Tournament.name == spec.tournament))
+    if tournament is None:
+        tournament = Tournament(name=spec.tournament, venue=spec.venue)
+        session.add(tournament)
+        session.flush()
+        record(session, actor, Change("tournament.new", "tournament", tournament.id, after=snapshot(tournament)))
+    seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
+    game = Game(tournament_id=tournament.id, name=spec.name, variant=spec.variant, category=spec.category,
+                rules=spec.rules, wordlist_label=label, wordlist_sha256=sha, wordlist_path=path, draw_seed=seed)
+    session.add(game)
+    session.flush()
+    record(session, actor, Change("game.new", "game", game.id, after=snapshot(game)), game.id)
+    return game
+
+
+def get_game(session: Session, game_id: int | None = None) -> Game:
+    """The game asked for, or the newest one."""
+    if game_id is None:
+        game = session.scalar(select(Game).order_by(Game.id.desc()).limit(1))
+        if game is None:
+            raise StoreError("the store holds no game yet: start one with `fluturas game new`")
+        return game
+    game = session.get(Game, game_id)
+    if game is None:
+        raise StoreError(f"game {game_id} is not in the store")
+    return game
+
+
+def seat_players(session: Session, game: Game, seats: list[Seat], actor: str, source: str, replace: bool = False) -> int:
+    """Store a checked seating list, all or nothing. A table already seated is an error unless
+    `replace`, which keeps the old seat in the audit log."""
+    current = {p.table_no: p for p in session.scalars(select(Player).where(Player.game_id == game.id))}
+    clashes = [s for s in seats if s.table in current]
+    if clashes and not replace:
+        s = clashes[0]
+        raise WorkflowError(f"{source}: row {s.row}: table {s.table} is already seated "
+                            f"({current[s.table].name}); pass --replace to replace the seating list")
+    for seat in seats:
+        old = current.get(seat.table)
+        before = snapshot(old, ("table_no", "name", "club", "category")) if old else None
+        player = old or Player(game_id=game.id, table_no=seat.table)
+        player.name, player.club, player.category = seat.name, seat.club, seat.category
+        session.add(player)
+        record(session, actor, Change("player.seat", "player", seat.table, before=before,
+                                      after={"table_no": seat.table, "name": seat.name, "club": seat.club,
+                                             "category": seat.category}, reason=f"imported from {source}"), game.id)
+    return len(seats)
+
+
+def players(session: Session, game: Game) -> list[Player]:
+    return list(session.scalars(select(Player).where(Player.game_id == game.id).order_by(Player.table_no)))
+
+
+def get_round(session: Session, game: Game, number: int | None = None) -> Round:
+    """Round `number`, or the newest round of the game."""
+    query = select(Round).where(Round.game_id == game.id)
+    query = query.where(Round.number == number) if number is not None else query.order_by(Round.number.desc()).limit(1)
+    found = session.scalar(query)
+    if found is None:
+        raise StoreError(f"game {game.id}: no round {number if number is not None else 'yet'}"
+                         f" (enter the group with `fluturas round set-rack`)")
+    return found
+
+
+def rounds(session: Session, game: Game) -> list[Round]:
+    return list(session.scalars(select(Round).where(Round.game_id == game.id).order_by(Round.number)))
+
+
+def set_rack(session: Session, game: Game, rack: str, actor: str, number: int | None = None,
+             source: str = "manual", reason: str | None = None) -> Round:
+    """Enter the group of a round (the physical bag, D 5.3.1–5.3.2). A new round follows the
+    last closed one; changing the group of a round already corrected is refused."""
+    pack = load_pack(game.rules)
+    try:
+        letters = pack.tiles.parse_rack(rack)
+    except NotationError as exc:
+        raise WorkflowError(f"group {rack!r}: {exc}") from exc
+    if number is None:
+        last = session.scalar(select(func.max(Round.number)).where(Round.game_id == game.id)) or 0
+        number = last + 1
+    existing = session.scalar(select(Round).where(Round.game_id == game.id, Round.number == number))
+    if existing is not None and existing.status == "closed":
+        raise WorkflowError(f"round {number} is closed; its group can only change on appeal")
+    text = "".join(letters)
+    if existing is None:
+        previous = session.scalar(select(Round).where(Round.game_id == game.id, Round.number == number - 1))
+        if number > 1 and (previous is None or previous.status != "closed"):
+            raise WorkflowError(f"round {number}: round {number - 1} is not closed yet")
+        existing = Round(game_id=game.id, number=number, rack=text, rack_source=source, equal_tops=[], notices=[])
+        session.add(existing)
+        session.flush()
+        record(session, actor, Change("round.rack", "round", number, after={"rack": text, "source": source},
+                                      reason=reason), game.id)
+    elif existing.rack != text:
+        before = {"rack": existing.rack}
+        existing.rack, existing.rack_source = text, source
+        record(session, actor, Change("round.rack", "round", number, before=before, after={"rack": text},
+                                      reason=reason), game.id)
+    return existing
+
+
+def board_before(session: Session, game: Game, number: int, pack: RulePack | None = None) -> Board:
+    """The board at the start of round `number`: every earlier continuation applied."""
+    pack = pack or load_pack(game.rules)
+    board = Board()
+    for earlier in rounds(session, game):
+        if earlier.number >= number:
+            break
+        if not earlier.continuation:
+            raise WorkflowError(f"round {earlier.number} has no continuation move yet")
+        placed = _place(board, earlier.continuation, pack, earlier.number)
+        apply_placement(board, placed)
+    return board
+
+
+def _place(board: Board, text: str, pack: RulePack, number: int) -> Placement:
+    try:
+        position, word = text.split(maxsplit=1)
+        move = Move(parse_frs(position), pack.tiles.parse_word(word.strip()))
+    except (ValueError, NotationError) as exc:
+        raise WorkflowError(f"round {number}: continuation {text!r}: expected 'POSITION WORD' "
+                            f"(jokers lowercase), {exc}") from exc
+    placed = place_move(board, move, pack)
+    if isinstance(placed, Violation):
+        raise WorkflowError(f"round {number}: continuation {text!r} is not legal: {placed.message()}")
+    return placed
+
+
+def set_continuation(session: Session, game: Game, rnd: Round, text: str, actor: str,
+                     equal_tops: list[str] | None = None, notices: list[str] | None = None) -> Placement:
+    """Record the continuation move (D 5.3.7), scored by the one scorer on the round's board
+    and checked against the group."""
+    pack = load_pack(game.rules)
+    placed = _place(board_before(session, game, rnd.number, pack), text, pack, rnd.number)
+    leave = take_from_rack(pack.tiles.parse_rack(rnd.rack), [t for _r, _c, t in placed.new_tiles])
+    if isinstance(leave, Violation):
+        raise WorkflowError(f"round {rnd.number}: continuation {text!r}: {leave.message()}")
+    before = {"continuation": rnd.continuation, "top_score": rnd.top_score}
+    rnd.continuation, rnd.top_score = text, placed.score
+    rnd.equal_tops = list(equal_tops or [])
+    rnd.notices = list(notices or [])
+    record(session, actor, Change("round.continuation", "round", rnd.number, before=before,
+                                  after={"continuation": text, "top_score": placed.score,
+                                         "equal_tops": rnd.equal_tops}), game.id)
+    return placed

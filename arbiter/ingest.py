@@ -1,0 +1,142 @@
+"""Filing scanned slips into a round, idempotently.
+
+A slip is identified by the sha256 of its image and its index on that image, held unique by the
+database: scanning the same pile twice, or again after a crash, neither duplicates nor drops a
+slip. Each slip is filed in its own transaction with its audit entry and review items, so a
+kill -9 loses at most the slip in flight, which the re-run files. A second, different slip for a
+table already filed is never merged silently: `choose` says which one to keep, the other stays
+in the store as `superseded`."""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from .audit import Change, record
+from .errors import MissingComponent, ReadingError
+from .models import Player, ReviewItem, Round, Slip
+from .readings import SlipReading, parse_reading, read_readings_file
+from .store import Store
+
+Keep = Literal["old", "new"]
+Chooser = Callable[[Slip, SlipReading], Keep]
+READING_SUFFIXES = (".json", ".jsonl")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".tif", ".tiff", ".pdf")
+
+
+@dataclass(frozen=True)
+class Filed:
+    """What happened to one reading: filed, duplicate (already in the store) or superseded."""
+
+    outcome: str
+    slip_id: int
+    table: int | None
+    source: str
+    review: tuple[str, ...] = ()
+
+
+def collect_readings(paths: Iterable[Path], threshold: float, reader: str = "cnn") -> Iterator[SlipReading]:
+    """Readings files are read here; images go through the scanner (issue 5)."""
+    for path in paths:
+        if path.is_dir():
+            yield from collect_readings(sorted(p for p in path.iterdir()
+                                               if p.suffix.lower() in READING_SUFFIXES + IMAGE_SUFFIXES),
+                                        threshold, reader)
+        elif not path.exists():
+            raise ReadingError(f"{path}: no such file")
+        elif path.suffix.lower() in READING_SUFFIXES:
+            yield from read_readings_file(path, threshold)
+        else:
+            yield from _scan_image(path, threshold, reader)
+
+
+def _scan_image(path: Path, threshold: float, reader: str) -> Iterator[SlipReading]:
+    """The scanner reads the image (issue 5); the slip's identity is the image's own sha256."""
+    try:
+        from scanner import ScanOptions, ScannerError, scan_paths
+    except ImportError as exc:
+        raise MissingComponent(f"{path}: reading images needs the scanner (scanner.scan_paths); "
+                               f"pass the scanner's readings .jsonl instead") from exc
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    try:
+        for number, reading in enumerate(scan_paths([path], ScanOptions(reader=reader))):
+            record = {**reading.to_dict(), "sha256": digest}
+            yield parse_reading(record, f"{path}: slip {number + 1}", threshold)
+    except ScannerError as exc:
+        raise ReadingError(f"{path}: {exc}") from exc
+
+
+def file_reading(store: Store, game_id: int, round_number: int, reading: SlipReading, actor: str,
+                 choose: Chooser) -> Filed:
+    """File one slip in its own transaction (retried once if another arbiter filed it meanwhile)."""
+    try:
+        return _file(store, game_id, round_number, reading, actor, choose)
+    except IntegrityError:
+        return _file(store, game_id, round_number, reading, actor, choose)
+
+
+def _file(store: Store, game_id: int, round_number: int, reading: SlipReading, actor: str, choose: Chooser) -> Filed:
+    with store.session() as session:
+        rnd = session.scalar(select(Round).where(Round.game_id == game_id, Round.number == round_number))
+        assert rnd is not None, "round checked by the caller"
+        same = session.scalar(select(Slip).where(Slip.game_id == game_id, Slip.sha256 == reading.sha256,
+                                                 Slip.slip_index == reading.slip_index))
+        if same is not None:
+            return Filed("duplicate", same.id, same.table_no, reading.source)
+        table = reading.table if "table" not in reading.unsure else None
+        seated = table is not None and session.scalar(
+            select(Player.id).where(Player.game_id == game_id, Player.table_no == table)) is not None
+        slip = Slip(game_id=game_id, round_id=rnd.id, table_no=table if seated else None, sha256=reading.sha256,
+                    slip_index=reading.slip_index, source=reading.source, reading=reading.raw,
+                    content=reading.content(), confidence=reading.confidence, state="filed")
+        outcome = "filed"
+        other = None
+        if slip.table_no is not None:
+            other = session.scalar(select(Slip).where(Slip.round_id == rnd.id, Slip.table_no == slip.table_no,
+                                                      Slip.state == "filed"))
+        if other is not None:
+            keep = choose(other, reading)
+            if keep == "new":
+                other.state = "superseded"
+                session.flush()  # the old one leaves the one-filed-slip-per-table index first
+                record(session, actor, Change("slip.supersede", "slip", other.id, before={"state": "filed"},
+                                              after={"state": "superseded"},
+                                              reason=f"replaced by {reading.source}"), game_id)
+            else:
+                slip.state, outcome = "superseded", "superseded"
+        session.add(slip)
+        session.flush()
+        reasons: list[str] = []
+        if slip.state == "filed":
+            if table is None:
+                reasons.append("table number unreadable")
+            elif not seated:
+                reasons.append(f"table {table} is not seated")
+            unsure = [f for f in reading.unsure if f != "table"]
+            if unsure:
+                reasons.append("unsure: " + ", ".join(unsure))
+            if reading.round is not None and "round" not in reading.unsure and reading.round != rnd.number:
+                reasons.append(f"the slip says round {reading.round}, filed in round {rnd.number}")
+            if reasons:  # one queue item per slip, with every reason the arbiter must see
+                session.add(ReviewItem(game_id=game_id, round_id=rnd.id, slip_id=slip.id, table_no=slip.table_no,
+                                       kind="reading", reason="; ".join(reasons)))
+        record(session, actor, Change("slip.file", "slip", slip.id,
+                                      after={"round": rnd.number, "table": slip.table_no, "state": slip.state,
+                                             "source": slip.source, "sha256": slip.sha256,
+                                             "slip_index": slip.slip_index, "content": slip.content}), game_id)
+        return Filed(outcome, slip.id, slip.table_no, reading.source, tuple(reasons))
+
+
+def missing_tables(store: Store, game_id: int, round_number: int) -> list[int]:
+    """Seated tables with no filed slip in the round (a missing slip scores 0, RULES.md §4)."""
+    with store.session() as session:
+        rnd = session.scalar(select(Round).where(Round.game_id == game_id, Round.number == round_number))
+        seated = set(session.scalars(select(Player.table_no).where(Player.game_id == game_id)))
+        filed = set(session.scalars(select(Slip.table_no).where(Slip.round_id == rnd.id, Slip.state == "filed")))
+    return sorted(seated - filed)
+

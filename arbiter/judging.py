@@ -1,0 +1,201 @@
+"""The link to the judge (issue 4): the store's game as a CASE, and the judge's output stored as
+decisions and standings. The judge is called through its documented file-in/file-out entry
+point, `fluturas judge CASE.json --json`, so this module owns no rule of RULES.md §3–4: every
+score, warning, total and rank in the store is the judge's.
+
+Re-correcting is idempotent: the whole game up to the round is judged again (warnings count in
+round order and solos depend on every player, RULES.md §4) and stored in ONE transaction, so a
+crash leaves the previous correction intact and the re-run stores each decision once."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from .audit import Change, record
+from .errors import MissingComponent, WorkflowError
+from .games import players, rounds
+from .models import Appeal, Decision, Game, ReviewItem, Round, Sanction, Slip, Standing
+from .review import flag_decision
+
+CLI = Path(__file__).resolve().parent.parent / "cli.py"
+DECISION_FIELDS = ("status", "score", "credited", "warning", "penalty", "articles", "explanation", "flags")
+STANDING_FIELDS = ("total", "warnings", "penalties", "solos", "disciplinary", "eliminated", "rank", "percent_of_top")
+
+
+APPEAL_ACTIONS = {"warning": "cancel_warning", "penalty": "cancel_penalty", "incorrect": "set_score",
+                  "total": "set_score", "repeated": "repeat_average", "reading": "reread"}
+NOT_FOR_REVIEW = ("APPEAL_APPLIED",)
+
+
+def _held(session: Session, rnd: Round) -> set[int]:
+    """Slips whose reading is still in the review queue: not judged until an arbiter has looked."""
+    return set(session.scalars(select(ReviewItem.slip_id).where(ReviewItem.round_id == rnd.id,
+                                                                ReviewItem.kind == "reading",
+                                                                ReviewItem.state == "open")))
+
+
+def _slip(slip: Slip) -> dict[str, Any]:
+    c = slip.content
+    out = {"table": c.get("table"), "round": c.get("round"), "score": c.get("score"),
+           "position": c.get("position"), "word": c.get("word"), "jokers": list(c.get("jokers") or [])}
+    if c.get("table") != slip.table_no:  # a table written wrong or not at all: whose slip it is
+        out["player_table"] = slip.table_no
+    return out
+
+
+def _appeal(a: Appeal, slips: dict[tuple[int, int], dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {"table": a.table_no, "round": a.round_no, "action": APPEAL_ACTIONS[a.kind],
+                           "reason": a.reason, "by": a.actor, "at": a.created_at.strftime("%Y-%m-%d %H:%M")}
+    if a.kind in ("incorrect", "total"):
+        out["score"] = a.change["score"]
+    elif a.kind == "repeated" and a.change.get("cap") is not None:
+        out["cap"] = a.change["cap"]
+    elif a.kind == "reading":
+        written = slips.get((a.round_no, a.table_no)) or {"table": a.table_no, "round": a.round_no}
+        fields = {k: v for k, v in a.change.items() if k in ("table", "round", "score", "position", "word", "jokers")}
+        out["slip"] = {**written, **fields}
+    return out
+
+
+def build_case(session: Session, game: Game, through_round: int | None = None) -> tuple[dict[str, Any], int]:
+    """The game in the judge's CASE.json form (docs/judge.md), and how many slips are held
+    back because their reading waits in the review queue."""
+    if not game.wordlist_path:
+        raise WorkflowError(f"game {game.id} has no word list: give one with `game new --words FILE`")
+    case_rounds, held, written = [], 0, {}
+    for rnd in rounds(session, game):
+        if through_round is not None and rnd.number > through_round:
+            break
+        waiting = _held(session, rnd)
+        slips = []
+        for s in session.scalars(select(Slip).where(Slip.round_id == rnd.id, Slip.state == "filed",
+                                                    Slip.table_no.is_not(None)).order_by(Slip.table_no)):
+            if s.id in waiting:
+                held += 1
+                continue
+            slips.append(_slip(s))
+            written[(rnd.number, s.table_no)] = slips[-1]
+        case_rounds.append({"round": rnd.number, "rack": rnd.rack, "continuation": rnd.continuation or "top",
+                            "slips": slips})
+    last = case_rounds[-1]["round"] if case_rounds else 1
+    sanctions = session.scalars(select(Sanction).where(Sanction.game_id == game.id).order_by(Sanction.id))
+    appeals = session.scalars(select(Appeal).where(Appeal.game_id == game.id, Appeal.status == "upheld")
+                              .order_by(Appeal.id))
+    case = {
+        "rules": game.rules, "category": game.category, "variant": game.variant,
+        "words": {"file": game.wordlist_path},
+        "players": [{"table": p.table_no, "name": p.name} for p in players(session, game)],
+        "rounds": case_rounds,
+        "disciplinary": [{"table": s.table_no, "round": min(s.round_no or last, last), "reason": s.reason,
+                          "cheating": s.kind == "elimination"} for s in sanctions if (s.round_no or last) <= last],
+        "appeals": [_appeal(a, written) for a in appeals if a.round_no is None or a.round_no <= last],
+    }
+    return case, held
+
+
+def run_judge(case: dict[str, Any]) -> dict[str, Any]:
+    """`fluturas judge CASE.json --json` in a child process; its JSON output."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "case.json"
+        path.write_text(json.dumps(case, ensure_ascii=False, indent=1), encoding="utf-8")
+        done = subprocess.run([sys.executable, str(CLI), "judge", str(path), "--json"],
+                              capture_output=True, text=True)
+    if done.returncode != 0 and "No such command 'judge'" in done.stderr:
+        raise MissingComponent("correcting needs the judge (`fluturas judge`, issue 4), which is not in this "
+                               "tree yet; import a judge output with `round correct --judge-output FILE`")
+    if done.returncode != 0:
+        raise WorkflowError(f"the judge refused the game: {done.stderr.strip() or done.stdout.strip()}")
+    return json.loads(done.stdout)
+
+
+def _keyed(items: Any, key: str) -> dict[int, dict[str, Any]]:
+    """A list of objects carrying `key`, or an object keyed by the number as text → {number: object}."""
+    if isinstance(items, dict):
+        return {int(k): v for k, v in items.items()}
+    return {int(item[key]): item for item in items or []}
+
+
+def decisions_of(output: dict[str, Any]) -> dict[tuple[int, int], dict[str, Any]]:
+    """(round, table) → decision, from the judge's output (a list of rounds each with its
+    `slips`, as docs/judge.md gives it, or objects keyed by round and table number)."""
+    out: dict[tuple[int, int], dict[str, Any]] = {}
+    for number, rnd in _keyed(output.get("rounds"), "round").items():
+        per_table = rnd.get("slips", rnd.get("decisions", rnd)) if isinstance(rnd, dict) else rnd
+        if isinstance(per_table, dict):
+            per_table = {k: v for k, v in per_table.items() if str(k).isdigit()}
+        for table, decision in _keyed(per_table, "table").items():
+            out[(number, table)] = decision
+    return out
+
+
+def store_judgement(session: Session, game: Game, output: dict[str, Any], actor: str, source: str) -> dict[str, int]:
+    """Upsert every decision and standing of `output`; audit each one that changes; queue the
+    decisions the judge flagged. Returns counts (changed, unchanged, flagged)."""
+    by_number = {r.number: r for r in rounds(session, game)}
+    seated = {p.table_no for p in players(session, game)}
+    counts = {"changed": 0, "unchanged": 0, "flagged": 0}
+    appealed = {(a.round_no, a.table_no) for a in session.scalars(
+        select(Appeal).where(Appeal.game_id == game.id, Appeal.status == "upheld"))}
+    for (number, table), data in sorted(decisions_of(output).items()):
+        rnd: Round | None = by_number.get(number)
+        if rnd is None or table not in seated:
+            raise WorkflowError(f"{source}: round {number}, table {table}: not in game {game.id}")
+        row = session.scalar(select(Decision).where(Decision.round_id == rnd.id, Decision.table_no == table))
+        new = {f: data.get(f) for f in DECISION_FIELDS}
+        new["articles"], new["flags"] = list(new["articles"] or []), list(new["flags"] or [])
+        new["explanation"] = new["explanation"] if isinstance(new["explanation"], dict) else \
+            ({"en": new["explanation"]} if new["explanation"] else {})
+        new["score"], new["credited"] = int(new["score"] or 0), int(new["credited"] or 0)
+        new["solo"] = bool(data.get("solo")) or "solo" in new["flags"]
+        new["on_appeal"] = (number, table) in appealed or bool(data.get("appeals")) or "APPEAL_APPLIED" in new["flags"]
+        before = None if row is None else {f: getattr(row, f) for f in new}
+        if before == new:
+            counts["unchanged"] += 1
+            continue
+        if row is None:
+            row = Decision(round_id=rnd.id, table_no=table)
+            session.add(row)
+        for f, v in new.items():
+            setattr(row, f, v)
+        counts["changed"] += 1
+        record(session, actor, Change("decision.set", "decision", f"{number}/{table}", before=before, after=new,
+                                      reason=f"judged from {source}"), game.id)
+        to_review = [str(f) for f in new["flags"] if f not in NOT_FOR_REVIEW and f != "solo"]
+        if to_review and not new["on_appeal"]:
+            slip_id = session.scalar(select(Slip.id).where(Slip.round_id == rnd.id, Slip.table_no == table,
+                                                           Slip.state == "filed"))
+            if flag_decision(session, rnd, table, slip_id, "judge flagged: " + ", ".join(to_review)):
+                counts["flagged"] += 1
+    _store_standings(session, game, output, actor, source)
+    return counts
+
+
+def _store_standings(session: Session, game: Game, output: dict[str, Any], actor: str, source: str) -> None:
+    for table, data in _keyed(output.get("tables"), "table").items():
+        row = session.scalar(select(Standing).where(Standing.game_id == game.id, Standing.table_no == table))
+        new = {f: data.get(f) for f in STANDING_FIELDS}
+        for f in ("total", "warnings", "penalties", "solos", "disciplinary"):
+            new[f] = int(new[f] or 0)
+        new["eliminated"] = bool(new["eliminated"])
+        before = None if row is None else {f: getattr(row, f) for f in STANDING_FIELDS}
+        if before == new:
+            continue
+        if row is None:
+            row = Standing(game_id=game.id, table_no=table)
+            session.add(row)
+        for f, v in new.items():
+            setattr(row, f, v)
+        record(session, actor, Change("standing.set", "standing", table, before=before, after=new,
+                                      reason=f"judged from {source}"), game.id)
+    top = output.get("top_total")
+    if top is not None and top != game.top_total:
+        record(session, actor, Change("game.top_total", "game", game.id, before={"top_total": game.top_total},
+                                      after={"top_total": top}), game.id)
+        game.top_total = top

@@ -1,0 +1,221 @@
+"""Scanner benchmark: render slips with fonts never used in training (and real handwritten digits),
+scan them through the real pipeline, and print accuracy, calibration and speed.
+
+    python benchmarks/scan_benchmark.py --slips 2000
+    python benchmarks/scan_benchmark.py --slips 200 --reader tesseract
+
+Half of the slips write every digit with scikit-learn's real handwritten digits from the evaluation
+split load_digits[1000:] (never trained on); the real-digit accuracy is measured on those.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scanner.pipeline import scan_page  # noqa: E402
+from scanner.reader import make_reader  # noqa: E402
+from scanner.source import Page  # noqa: E402
+from scanner.synth import fonts  # noqa: E402
+from scanner.synth.slip import PageStyle, SlipStyle, render_page, render_slip  # noqa: E402
+from scanner.synth.values import random_values  # noqa: E402
+from scanner.template import load_template  # noqa: E402
+from scanner.train.cells import REAL_DIGIT_EVAL, load_real_digits  # noqa: E402
+
+
+def levenshtein(a: str, b: str) -> int:
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+@dataclass
+class Tally:
+    chars: int = 0
+    char_errors: int = 0
+    fields: int = 0
+    fields_right: int = 0
+    accepted: int = 0
+    accepted_wrong: int = 0
+    slips: int = 0
+    slips_right: int = 0
+    slips_missed: int = 0
+    cpu_seconds: float = 0.0
+    real_digits: int = 0
+    real_digits_right: int = 0
+    jokers: dict = field(default_factory=lambda: {"circle": [0, 0], "dot": [0, 0], "tick": [0, 0]})
+    joker_false: int = 0
+    wrong_examples: list = field(default_factory=list)
+
+
+def score_slip(tally: Tally, truth: dict, jokers: dict, marks: dict, reading, real: bool) -> None:
+    tally.slips += 1
+    all_right = True
+    for name, text in truth.items():
+        if not text or name not in reading.fields or reading.template_id is None:
+            continue
+        f = reading.fields[name]
+        tally.fields += 1
+        tally.chars += len(text)
+        tally.char_errors += min(len(text), levenshtein(text, f.text))
+        right = f.text == text
+        tally.fields_right += right
+        all_right &= right
+        if f.accepted:
+            tally.accepted += 1
+            tally.accepted_wrong += not right
+            if not right and len(tally.wrong_examples) < 10:
+                tally.wrong_examples.append((name, text, f.text, round(f.confidence, 4)))
+        if real and text.isdigit() and len(f.text) == len(text):
+            tally.real_digits += len(text)
+            tally.real_digits_right += sum(a == b for a, b in zip(text, f.text))
+        want = set(jokers.get(name, []))
+        got = set(f.jokers)
+        for i in want:
+            kind = marks.get((name, i))
+            if kind:
+                tally.jokers[kind][1] += 1
+                tally.jokers[kind][0] += i in got
+        tally.joker_false += len(got - want)
+        all_right &= got == want
+    tally.slips_right += all_right
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--slips", type=int, default=400)
+    ap.add_argument("--per-page", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--reader", default="cnn", choices=["cnn", "tesseract"])
+    ap.add_argument("--model", type=Path, default=None)
+    ap.add_argument("--template", default="duplicat")
+    ap.add_argument("--photo-share", type=float, default=0.25, help="pages captured as phone photos")
+    ap.add_argument("--fonts", default="held_out", choices=["held_out", "calibration", "train"])
+    ap.add_argument("--finetune-demo", action="store_true",
+                    help="simulate arbiter corrections on one held-out hand, fine-tune, and compare")
+    args = ap.parse_args()
+    if args.finetune_demo:
+        return finetune_demo(args)
+
+    t = load_template(args.template)
+    split = {"held_out": fonts.HELD_OUT, "calibration": fonts.CALIBRATION, "train": fonts.TRAIN}[args.fonts]
+    reader = make_reader(args.reader, args.model)
+    tally, scan_seconds, _ = run(args, reader, t, fonts.resolve(split).paths, args.seed, args.slips)
+    _report(tally, scan_seconds, reader.threshold, args)
+    return 0
+
+
+def run(args, reader, t, font_paths, seed: int, slips: int, real_share_pages: bool = True):
+    """Render, scan and score `slips` slips; returns the tally and the readings with their truths."""
+    rng = np.random.default_rng(seed)
+    digits, labels = load_real_digits(REAL_DIGIT_EVAL)
+    tally = Tally()
+    scan_seconds = 0.0
+    kept = []
+    pages = (slips + args.per_page - 1) // args.per_page
+    for p in range(pages):
+        n = min(args.per_page, slips - p * args.per_page)
+        real = real_share_pages and p % 2 == 0
+        style = SlipStyle(fonts=list(font_paths), real_digits=digits, real_digit_labels=labels,
+                          real_digit_share=1.0 if real else 0.0)
+        truths, images, marks = [], [], []
+        for _ in range(n):
+            values, jokers = random_values(t, rng)
+            kinds = {(f, i): ("circle", "dot", "tick")[rng.integers(3)] for f, idx in jokers.items() for i in idx}
+            images.append(render_slip(t, values, rng, style, jokers, marks=kinds))
+            truths.append((values, jokers))
+            marks.append(kinds)
+        photo = rng.random() < args.photo_share
+        page_img = render_page(images, rng, PageStyle(photo=photo, jpeg_quality=85 if photo else None))
+        t0, c0 = time.perf_counter(), time.process_time()
+        readings = scan_page(Page(Path(f"page{p}"), 1, page_img), reader, args.reader, (t,))
+        scan_seconds += time.perf_counter() - t0
+        tally.cpu_seconds += time.process_time() - c0
+        kept += _score_page(tally, readings, truths, marks, page_img.shape, n, real)
+    return tally, scan_seconds, kept
+
+
+def finetune_demo(args) -> int:
+    """Arbiters review the non-accepted fields of one hand; fine-tune on their corrections; re-measure."""
+    import tempfile
+
+    from scanner.reader import DEFAULT_MODEL, OnnxReader
+    from scanner.samples import save_correction
+    from scanner.train.recipe import TrainConfig, finetune_reader
+
+    t = load_template(args.template)
+    hand = [p for p in fonts.resolve(fonts.HELD_OUT).paths if "humor" in p.name.lower()]
+    base = args.model or DEFAULT_MODEL
+    reader = OnnxReader(base)
+    _, _, reviewed = run(args, reader, t, hand, args.seed, args.slips, real_share_pages=False)
+    with tempfile.TemporaryDirectory() as tmp:
+        samples = Path(tmp) / "corrections"
+        stored = sum(save_correction(samples, r, name, truth) is not None
+                     for r, name, truth in reviewed if not r.fields[name].accepted)
+        print(f"arbiter corrections stored: {stored} fields from {args.slips} slips of one hand")
+        tuned = Path(tmp) / "tuned.onnx"
+        finetune_reader(base, samples, tuned, TrainConfig(), log=lambda s: None)
+        before = run(args, reader, t, hand, args.seed + 1, args.slips, real_share_pages=False)
+        after = run(args, OnnxReader(tuned), t, hand, args.seed + 1, args.slips, real_share_pages=False)
+    for label, (tally, secs, _) in (("base", before), ("fine-tuned", after)):
+        print(f"--- {label} model, new slips of the same hand")
+        _report(tally, secs, float("nan"), args)
+    return 0
+
+
+def _score_page(tally, readings, truths, marks, shape, n, real):
+    h, w = shape[:2]
+    cols = 2 if n > 1 else 1
+    rows = int(np.ceil(n / cols))
+    matched = {}
+    for r in readings:
+        if r.slip_box is None:
+            continue
+        cx, cy = np.mean([c[0] for c in r.slip_box]), np.mean([c[1] for c in r.slip_box])
+        k = int(min(cy // (h / rows), rows - 1)) * cols + int(min(cx // (w / cols), cols - 1))
+        matched[k] = r
+    kept = []
+    for k in range(n):
+        values, jokers = truths[k]
+        if k not in matched:
+            tally.slips += 1
+            tally.slips_missed += 1
+            continue
+        score_slip(tally, values, jokers, marks[k], matched[k], real)
+        kept += [(matched[k], name, text) for name, text in values.items() if text and name in matched[k].fields]
+    return kept
+
+
+def _report(tally: Tally, seconds: float, threshold: float, args) -> None:
+    pct = lambda a, b: f"{100.0 * a / b:.2f}%" if b else "n/a"  # noqa: E731
+    print(f"reader {args.reader}, template {args.template}, fonts {args.fonts}, seed {args.seed}")
+    print(f"slips               {tally.slips} ({tally.slips_missed} not located)")
+    print(f"characters right    {pct(tally.chars - tally.char_errors, tally.chars)} of {tally.chars}")
+    print(f"fields right        {pct(tally.fields_right, tally.fields)} of {tally.fields}")
+    print(f"slips all right     {pct(tally.slips_right, tally.slips)} (fields and joker marks)")
+    print(f"real digits right   {pct(tally.real_digits_right, tally.real_digits)} of {tally.real_digits} "
+          f"(load_digits[1000:], never trained on)")
+    print(f"threshold           {threshold:.6f}")
+    print(f"fields accepted     {pct(tally.accepted, tally.fields)}; errors among them "
+          f"{pct(tally.accepted_wrong, tally.accepted)} ({tally.accepted_wrong})")
+    for kind, (found, total) in tally.jokers.items():
+        print(f"joker {kind:<6}        found {found}/{total}")
+    print(f"joker false marks   {tally.joker_false}")
+    print(f"speed               {tally.slips / seconds:.1f} slips/s wall (scan only, one process); "
+          f"{tally.slips / max(tally.cpu_seconds, 1e-9):.1f} slips per CPU-second")
+    for ex in tally.wrong_examples:
+        print(f"  accepted but wrong: {ex}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""One normalisation of a character cell, shared by the scanner and by training so both see the same input."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+INPUT_SIZE = 32  # model input side in pixels
+GLYPH_SIZE = 24  # longer side of the glyph inside the input, like MNIST's 20-in-28 margin
+INK_LEVEL = 0.35  # ink threshold on a 0..1 darkness scale
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """A normalised cell: `image` is INPUT_SIZE² float32 darkness (0 paper, 1 ink); `ink` the inked share."""
+
+    image: np.ndarray
+    ink: float
+    bbox: tuple[int, int, int, int] | None  # x, y, w, h of the kept ink in the crop
+
+
+def ink_map(gray: np.ndarray, paper: float | None = None) -> np.ndarray:
+    """Darkness 0..1 relative to the paper level, so a grey scan background is not read as ink.
+
+    `paper` is known (255) on a flattened slip; a loose cell estimates it from its lighter pixels.
+    """
+    g = gray.astype(np.float32)
+    if paper is None:
+        paper = float(np.partition(g.ravel(), int(0.9 * (g.size - 1)))[int(0.9 * (g.size - 1))]) if g.size else 255.0
+    paper = max(paper, 64.0)
+    return np.clip((paper - g) / paper, 0.0, 1.0)
+
+
+def flatten(gray: np.ndarray, stroke_px: int = 9) -> np.ndarray:
+    """Divide out the paper's local brightness (uneven light on photos): paper becomes 255.
+
+    A grey-level closing wider than a pen stroke removes the ink and leaves the paper level.
+    """
+    h, w = gray.shape
+    f = 4  # the paper level varies slowly: estimate it at quarter resolution
+    small = cv2.resize(gray, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
+    k = max(3, (stroke_px // f) * 2 + 1)
+    small = cv2.blur(cv2.dilate(small, np.ones((k, k), np.uint8)), (k, k))
+    paper = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.clip(gray.astype(np.float32) / np.maximum(paper.astype(np.float32), 1.0) * 255.0, 0, 255).astype(np.uint8)
+
+
+def ink_components(dark: np.ndarray, min_area: int = 4) -> np.ndarray:
+    """Mask of the ink components large enough to be writing rather than scan dust."""
+    mask = (dark > INK_LEVEL).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return np.zeros_like(mask, dtype=bool)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    keep_from = max(min_area, int(0.04 * areas.max()))
+    keep = np.zeros(n, dtype=bool)
+    keep[1:] = areas >= keep_from
+    return keep[labels]
+
+
+def normalise(gray: np.ndarray, paper: float | None = None) -> Glyph:
+    """Crop the ink, scale its longer side to GLYPH_SIZE keeping the aspect, centre it on INPUT_SIZE²."""
+    dark = ink_map(gray, paper)
+    kept = ink_components(dark)
+    ink = float(kept.mean()) if kept.size else 0.0
+    out = np.zeros((INPUT_SIZE, INPUT_SIZE), np.float32)
+    if not kept.any():
+        return Glyph(out, 0.0, None)
+    ys, xs = np.nonzero(kept)
+    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    crop = dark[y0:y1, x0:x1] * kept[y0:y1, x0:x1]
+    h, w = crop.shape
+    scale = GLYPH_SIZE / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    small = cv2.resize(crop, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    ox, oy = (INPUT_SIZE - nw) // 2, (INPUT_SIZE - nh) // 2
+    out[oy:oy + nh, ox:ox + nw] = small
+    peak = out.max()
+    if peak > 0:
+        out /= peak  # pen pressure and scan exposure vary; shape is what matters
+    return Glyph(out, ink, (int(x0), int(y0), int(x1 - x0), int(y1 - y0)))

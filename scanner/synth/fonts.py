@@ -1,0 +1,96 @@
+"""Handwriting-like fonts from Debian packages, split once into train / calibration / held-out sets.
+
+The split is fixed here so the model, its calibrated threshold and the benchmark always agree on
+which fonts the reader has never seen. Packages to install are listed in install_scanner_packages.txt.
+"""
+from __future__ import annotations
+
+import glob
+from dataclasses import dataclass
+from pathlib import Path
+
+FONT_ROOT = Path("/usr/share/fonts")
+
+# (Debian package, glob under /usr/share/fonts). Held-out fonts are only used by the benchmark.
+# Outline-only fonts (e.g. fonts-femkeklaver) are left out: no pen writes hollow letters.
+HELD_OUT: tuple[tuple[str, str], ...] = (
+    ("fonts-humor-sans", "truetype/humor-sans/*.ttf"),
+    ("fonts-breip", "truetype/breip/*.ttf"),
+    ("fonts-bwht", "opentype/bwht/BecauseWeLearn-Regular.otf"),
+)
+# Calibration fonts: unseen by training, used to fit temperature and the acceptance threshold.
+CALIBRATION: tuple[tuple[str, str], ...] = (
+    ("fonts-dkg-handwriting", "truetype/fifthhorseman/dkg.ttf"),
+    ("fonts-sjfonts", "truetype/sjfonts/SteveHand.ttf"),
+    ("fonts-dustin", "truetype/dustin/It_wasn_t_me.ttf"),
+    ("fonts-bwht", "opentype/bwht/BecauseWeMentor-Regular.otf"),
+)
+TRAIN: tuple[tuple[str, str], ...] = (
+    ("fonts-bwht", "opentype/bwht/BecauseWeBuild-Regular.otf"),
+    ("fonts-bwht", "opentype/bwht/BecauseWeConnect-Regular.otf"),
+    ("fonts-bwht", "opentype/bwht/BecauseWeCreate-Regular.otf"),
+    ("fonts-bwht", "opentype/bwht/BecauseWeOrganize-Regular.otf"),
+    ("fonts-dkg-handwriting", "truetype/fifthhorseman/dkgBd.ttf"),
+    ("fonts-dkg-handwriting", "truetype/fifthhorseman/dkgIt.ttf"),
+    ("fonts-comic-neue", "opentype/comic-neue/ComicNeue-*.otf"),
+    ("fonts-kaushanscript", "opentype/kaushanscript/*.otf"),
+    ("fonts-kristi", "truetype/kristi/*.ttf"),
+    ("fonts-ecolier-court", "truetype/ecolier-court/*.ttf"),
+    ("fonts-rufscript", "truetype/rufscript/*.ttf"),
+    ("fonts-tomsontalks", "truetype/tomsontalks/*.ttf"),
+    ("fonts-sjfonts", "truetype/sjfonts/Delphine.ttf"),
+    ("fonts-cabinsketch", "truetype/cabinsketch/*.ttf"),
+    ("fonts-averia-gwf", "truetype/averia-gwf/*.ttf"),
+    ("fonts-fantasque-sans", "truetype/fantasque-sans/Normal/TTF/*.ttf"),
+    ("fonts-opendyslexic", "opentype/opendyslexic/*.otf"),
+    ("fonts-sil-andika", "truetype/andika/*.ttf"),
+    ("fonts-quicksand", "truetype/quicksand/*.ttf"),
+    ("fonts-comfortaa", "truetype/comfortaa/*.ttf"),
+    ("fonts-dejavu-core", "truetype/dejavu/DejaVuSans*.ttf"),
+    ("fonts-liberation", "truetype/liberation/Liberation*.ttf"),
+    ("fonts-freefont-ttf", "truetype/freefont/*.ttf"),
+    ("fonts-urw-base35", "opentype/urw-base35/[CNPU]*.otf"),
+    ("fonts-osifont", "truetype/osifont/*.ttf"),
+    ("fonts-routed-gothic", "truetype/routed-gothic/*.ttf"),
+    ("fonts-cherrybomb", "opentype/cherrybomb/*.otf"),
+    ("fonts-yusei-magic", "truetype/yusei-magic/*.ttf"),
+    ("fonts-klee", "truetype/klee/*.ttf"),
+    ("fonts-lato", "truetype/lato/Lato-*.ttf"),
+    ("fonts-cantarell", "opentype/cantarell/*.otf"),
+    ("fonts-karla", "truetype/karla/*.otf"),
+    ("fonts-dosis", "opentype/dosis/*.otf"),
+    ("fonts-jura", "opentype/jura/*.otf"),
+    ("fonts-play", "truetype/play/*.ttf"),
+    ("fonts-league-spartan", "opentype/league-spartan/*.otf"),
+    ("fonts-isabella", "truetype/isabella/*.ttf"),
+    ("fonts-eurofurence", "truetype/eurofurence/*.ttf"),
+    ("fonts-dustin", "truetype/dustin/[BDMS]*.ttf"),
+    ("fonts-dustin", "truetype/dustin/dustismo*.ttf"),
+    ("fonts-junction", "opentype/junction/*.otf"),
+    ("fonts-rocknroll", "truetype/rocknroll/*.ttf"),
+    ("fonts-dancingscript", "opentype/dancingscript/*.otf"),
+)
+
+
+@dataclass(frozen=True)
+class FontSet:
+    """Resolved font files of one split; `missing` lists packages whose files are not installed."""
+
+    paths: tuple[Path, ...]
+    missing: tuple[str, ...]
+
+
+def resolve(split: tuple[tuple[str, str], ...]) -> FontSet:
+    paths: list[Path] = []
+    missing: list[str] = []
+    for package, pattern in split:
+        found = sorted(Path(p) for p in glob.glob(str(FONT_ROOT / pattern)))
+        if not found:
+            missing.append(package)
+        paths.extend(found)
+    return FontSet(tuple(dict.fromkeys(paths)), tuple(dict.fromkeys(missing)))
+
+
+def packages() -> list[str]:
+    """All Debian font packages the renderer and the training recipe use."""
+    return sorted({p for split in (TRAIN, CALIBRATION, HELD_OUT) for p, _ in split})

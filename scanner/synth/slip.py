@@ -1,0 +1,180 @@
+"""Synthetic filled slips and scanned pages: for training checks, tests, benchmarks and sample games.
+
+`render_slip` writes values into a template's boxes with handwriting-like glyphs and marks jokers
+(circle, dot at the lower right, or tick-box: D 5.3.5); `render_page` lays slips on a page and adds
+what scanners and phones do to them (rotation, perspective, blur, noise, JPEG).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scanner.printing import Prefill, form_image
+from scanner.synth import fonts as font_sets
+from scanner.synth.glyphs import GlyphStyle, fit_into, font_covers, real_digit_mask, render_glyph
+from scanner.template import Template
+
+PX_PER_MM = 8.0
+INKS = ((140, 40, 20), (30, 30, 30), (120, 50, 50), (90, 20, 10))  # BGR: blue and black pens, never red
+
+
+@dataclass
+class SlipStyle:
+    """Writer and pen. `fonts` default to the held-out set so a demo never flatters the model."""
+
+    fonts: list[Path] = field(default_factory=lambda: list(font_sets.resolve(font_sets.HELD_OUT).paths))
+    glyph: GlyphStyle = GlyphStyle(stroke_px=(1, 3))  # a ballpoint line is never hairline-thin
+    joker_mark: str = "any"  # circle | dot | tick | any
+    real_digits: np.ndarray | None = None  # (N,8,8) images and ...
+    real_digit_labels: np.ndarray | None = None  # ... labels; used for digits with real_digit_share
+    real_digit_share: float = 0.0
+    px_per_mm: float = PX_PER_MM
+
+
+def _pick_font(style: SlipStyle, rng: np.random.Generator, text: str) -> str:
+    usable = [str(f) for f in style.fonts if font_covers(str(f), "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")]
+    if not usable:
+        raise ValueError("no installed font covers A-Z 0-9; install the packages in install_scanner_packages.txt")
+    return usable[rng.integers(len(usable))]
+
+
+def _glyph_mask(ch: str, font: str, style: SlipStyle, rng: np.random.Generator) -> np.ndarray:
+    if ch.isdigit() and style.real_digits is not None and rng.random() < style.real_digit_share:
+        pool = style.real_digits[style.real_digit_labels == int(ch)]
+        return real_digit_mask(pool[rng.integers(len(pool))])
+    return render_glyph(ch, font, rng, style.glyph)
+
+
+def _px(v: float, s: float) -> int:
+    return int(round(v * s))
+
+
+def _stamp(ink: np.ndarray, mask: np.ndarray, x: int, y: int) -> None:
+    h, w = mask.shape
+    region = ink[y:y + h, x:x + w]
+    np.maximum(region, mask[:region.shape[0], :region.shape[1]], out=region)
+
+
+def _mark_joker(ink: np.ndarray, kind: str, box, tick, s: float, rng: np.random.Generator, pen: int) -> None:
+    cx, cy = (box.x + box.w / 2) * s, (box.y + box.h / 2) * s
+    if kind == "circle":
+        axes = (int(box.w * s * rng.uniform(0.52, 0.62)), int(box.h * s * rng.uniform(0.5, 0.58)))
+        start = rng.uniform(0, 360)
+        cv2.ellipse(ink, (int(cx), int(cy)), axes, rng.uniform(-10, 10), start, start + rng.uniform(340, 380),
+                    1.0, pen, cv2.LINE_AA)
+    elif kind == "dot":
+        dx, dy = box.x + box.w - rng.uniform(0.7, 1.3), box.y + box.h - rng.uniform(0.7, 1.4)
+        cv2.circle(ink, (_px(dx, s), _px(dy, s)), max(2, int(rng.uniform(0.35, 0.55) * s)), 1.0, -1, cv2.LINE_AA)
+    elif kind == "tick" and tick is not None:
+        x0, y0, x1, y1 = tick.x * s, tick.y * s, (tick.x + tick.w) * s, (tick.y + tick.h) * s
+        j = lambda: rng.uniform(-0.1, 0.1) * tick.w * s  # noqa: E731 - a tiny jitter helper
+        cv2.line(ink, (int(x0 + 2 + j()), int(y0 + 2 + j())), (int(x1 - 2 + j()), int(y1 - 2 + j())), 1.0, pen, cv2.LINE_AA)
+        cv2.line(ink, (int(x1 - 2 + j()), int(y0 + 2 + j())), (int(x0 + 2 + j()), int(y1 - 2 + j())), 1.0, pen, cv2.LINE_AA)
+
+
+def render_slip(t: Template, values: dict[str, str], rng: np.random.Generator, style: SlipStyle | None = None,
+                jokers: dict[str, list[int]] | None = None, prefill: Prefill | None = None,
+                marks: dict[tuple[str, int], str] | None = None) -> np.ndarray:
+    """BGR image of the slip at style.px_per_mm, values written left-aligned in each field's boxes.
+
+    `jokers` maps a field name to 0-based indices of letters marked as jokers. A 'mark' field is
+    ticked when its value is non-empty. `marks` may fix the mark of a joker: (field, index) -> circle
+    | dot | tick; otherwise style.joker_mark decides.
+    """
+    style = style or SlipStyle()
+    s = style.px_per_mm
+    img = form_image(t, s, prefill).astype(np.float32)
+    ink = np.zeros(img.shape[:2], np.float32)
+    font = _pick_font(style, rng, "".join(values.values()))
+    pen = max(1, int(round(s * rng.uniform(0.25, 0.45))))
+    for f in t.fields:
+        text = values.get(f.name, "")
+        if f.grammar.kind == "mark":
+            if text:
+                b = f.boxes[0]
+                _mark_joker(ink, "tick", b, b, s, rng, pen)
+            continue
+        if len(text) > len(f.boxes):
+            raise ValueError(f"{t.id}: value {text!r} does not fit field {f.name} ({len(f.boxes)} boxes)")
+        for i, ch in enumerate(text.upper()):
+            if ch == " ":
+                continue
+            b = f.boxes[i]
+            bw, bh = _px(b.w, s), _px(b.h, s)
+            cell = fit_into(_glyph_mask(ch, font, style, rng), bw, bh, rng, fill=(0.6, 0.85), jitter=0.05)
+            _stamp(ink, cell, _px(b.x, s), _px(b.y, s))
+        for i in (jokers or {}).get(f.name, []):
+            kind = (marks or {}).get((f.name, i)) or style.joker_mark
+            if kind == "any":
+                kind = ("circle", "dot", "tick")[rng.integers(3)]
+            if kind == "tick" and not f.ticks:
+                kind = "circle"
+            _mark_joker(ink, kind, f.boxes[i], f.ticks[i] if f.ticks else None, s, rng, pen)
+    colour = np.array(INKS[rng.integers(len(INKS))], np.float32)
+    a = np.clip(ink, 0, 1)[:, :, None] * rng.uniform(0.8, 1.0)
+    return np.clip(img * (1 - a) + colour * a, 0, 255).astype(np.uint8)
+
+
+@dataclass
+class PageStyle:
+    """How the page is captured. dpi of the result; `photo` adds perspective and uneven light."""
+
+    dpi: float = 150.0
+    page_mm: tuple[float, float] = (210.0, 297.0)
+    max_tilt_deg: float = 3.0
+    quarter_turns: tuple[int, ...] = (0, 2)  # 0 upright, 2 upside down, 1/3 sideways
+    photo: bool = False
+    noise: float = 3.0
+    jpeg_quality: int | None = None
+
+
+def render_page(slips: list[np.ndarray], rng: np.random.Generator, style: PageStyle | None = None,
+                px_per_mm: float = PX_PER_MM) -> np.ndarray:
+    """Lay out slips (from render_slip) on one page in a grid, each turned and tilted, then capture it."""
+    style = style or PageStyle()
+    s = style.dpi / 25.4
+    pw, ph = int(style.page_mm[0] * s), int(style.page_mm[1] * s)
+    page = np.full((ph, pw, 3), 255, np.float32) * rng.uniform(0.9, 1.0)
+    cols = 2 if len(slips) > 1 else 1
+    rows = int(np.ceil(len(slips) / cols))
+    cw, ch = pw / cols, ph / rows
+    for k, slip in enumerate(slips):
+        h, w = slip.shape[:2]
+        turns = int(style.quarter_turns[rng.integers(len(style.quarter_turns))])
+        angle = 90.0 * turns + rng.uniform(-style.max_tilt_deg, style.max_tilt_deg)
+        scale = s / px_per_mm
+        fit = min(cw / (max(w, h) * scale * 1.05), ch / (max(w, h) * scale * 1.05), 1.0) if turns % 2 else \
+            min(cw / (w * scale * 1.08), ch / (h * scale * 1.08), 1.0)
+        scale *= fit
+        cx, cy = (k % cols + 0.5) * cw, (k // cols + 0.5) * ch
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, scale)
+        m[0, 2] += cx - w / 2
+        m[1, 2] += cy - h / 2
+        mask = cv2.warpAffine(np.ones((h, w), np.float32), m, (pw, ph))
+        warped = cv2.warpAffine(slip.astype(np.float32), m, (pw, ph))
+        page = page * (1 - mask[:, :, None]) + warped * mask[:, :, None] * (page.mean() / 255.0)
+    if style.photo:
+        page = _photo(page, rng)
+    page = cv2.GaussianBlur(page, (0, 0), rng.uniform(0.3, 0.8))
+    page += rng.normal(0, style.noise, page.shape)
+    out = np.clip(page, 0, 255).astype(np.uint8)
+    if style.jpeg_quality:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, style.jpeg_quality])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out
+
+
+def _photo(page: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A phone photo: the page seen at an angle on a darker table, with a light gradient."""
+    h, w = page.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    j = lambda a: rng.uniform(0.02, a) * min(w, h)  # noqa: E731
+    dst = np.float32([[j(0.12), j(0.08)], [w - j(0.12), j(0.05)], [w - j(0.05), h - j(0.05)], [j(0.05), h - j(0.1)]])
+    m = cv2.getPerspectiveTransform(src, dst)
+    out = cv2.warpPerspective(page, m, (w, h), borderValue=(90, 100, 110))
+    gy, gx = np.mgrid[0:h, 0:w].astype(np.float32)
+    light = 0.8 + 0.2 * (gx / w * rng.uniform(-1, 1) + gy / h * rng.uniform(-1, 1) + 1) / 2
+    return out * light[:, :, None]

@@ -1,0 +1,190 @@
+"""Training and fine-tuning recipe of the character CNN. Needs the optional [train] extra (torch, onnx).
+
+Everything that decides the result (seed, sample counts, epochs, font split, real-digit split) is in
+TrainConfig and copied into the model's sidecar JSON, so the committed model can be rebuilt.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+
+from scanner.calibration import choose_threshold, fit_temperature, simulate_fields, softmax
+from scanner.errors import TrainingError
+from scanner.reader import ReaderMeta, meta_path
+from scanner.synth import fonts
+from scanner.train import cells
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    seed: int = 20261122
+    n_per_class: int = 1200
+    n_calibration_per_class: int = 300
+    epochs: int = 4
+    batch_size: int = 256
+    learning_rate: float = 4e-3
+    threads: int = 1  # intra-op threads; on a shared 2-core machine a second thread mostly waits
+    workers: int = 2  # processes generating cells
+    target_error: float = 0.0
+    calibration_fields: int = 20000
+
+
+def _require_torch():
+    try:
+        import torch  # noqa: F401
+    except ImportError as exc:
+        raise TrainingError("training needs the [train] extra: pip install torch==2.13.0 onnx") from exc
+    import torch
+
+    return torch
+
+
+def _cells_job(args: tuple) -> tuple[np.ndarray, np.ndarray]:
+    split, n, seed, with_real = args
+    real = cells.load_real_digits(cells.REAL_DIGIT_TRAIN) if with_real else None
+    return cells.make_cells(list(fonts.resolve(split).paths), n, seed, real_digits=real)
+
+
+def build_cells(split, n_per_class: int, seed: int, with_real: bool, workers: int) -> tuple[np.ndarray, np.ndarray]:
+    """Generate cells in `workers` processes, each with its own seed so the set is reproducible."""
+    per = [n_per_class // workers + (1 if i < n_per_class % workers else 0) for i in range(workers)]
+    jobs = [(split, n, seed * 100 + i, with_real) for i, n in enumerate(per)]
+    with get_context("fork").Pool(workers) as pool:
+        parts = pool.map(_cells_job, jobs)
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def fit(model, x: np.ndarray, y: np.ndarray, cfg: TrainConfig, epochs: int, lr: float, log) -> None:
+    torch = _require_torch()
+    torch.manual_seed(cfg.seed)
+    xt = torch.from_numpy(x[:, None]).float()
+    yt = torch.from_numpy(y)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    steps = epochs * ((len(x) + cfg.batch_size - 1) // cfg.batch_size)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    gen = torch.Generator().manual_seed(cfg.seed)
+    for epoch in range(epochs):
+        model.train()
+        perm = torch.randperm(len(x), generator=gen)
+        total, t0 = 0.0, time.time()
+        for i in range(0, len(x), cfg.batch_size):
+            idx = perm[i:i + cfg.batch_size]
+            xb = xt[idx]
+            shift = torch.randint(-2, 3, (2,), generator=gen)
+            xb = torch.roll(xb, shifts=(int(shift[0]), int(shift[1])), dims=(2, 3))
+            opt.zero_grad()
+            loss = loss_fn(model(xb), yt[idx])
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+            step = i // cfg.batch_size
+            if step % 50 == 0:
+                log(f"  epoch {epoch + 1} step {step}: loss {loss.item():.3f}")
+        log(f"epoch {epoch + 1}/{epochs}: loss {total / len(x):.4f} ({time.time() - t0:.0f} s)")
+
+
+def export_onnx(model, path: Path) -> None:
+    torch = _require_torch()
+    model.eval()
+    dummy = torch.zeros(1, 1, 32, 32)
+    torch.onnx.export(model, dummy, str(path), input_names=["cells"], output_names=["logits"],
+                      dynamic_axes={"cells": {0: "n"}, "logits": {0: "n"}}, opset_version=17,
+                      dynamo=False)
+
+
+def logits_of(model, x: np.ndarray) -> np.ndarray:
+    torch = _require_torch()
+    model.eval()
+    with torch.no_grad():
+        return torch.cat([model(torch.from_numpy(x[i:i + 1024, None]).float())
+                          for i in range(0, len(x), 1024)]).numpy()
+
+
+def calibrate(model, cfg: TrainConfig, log) -> tuple[float, float, dict]:
+    """Temperature and threshold from calibration fonts (never trained on)."""
+    xc, yc = build_cells(fonts.CALIBRATION, cfg.n_calibration_per_class, cfg.seed + 1, False, cfg.workers)
+    logits = logits_of(model, xc)
+    temperature = fit_temperature(logits, yc)
+    probs = softmax(logits, temperature)
+    acc = float((probs.argmax(1) == yc).mean())
+    samples = simulate_fields(probs, yc, cells.CLASSES, cfg.calibration_fields, cfg.seed + 2)
+    threshold = choose_threshold(samples, cfg.target_error)
+    accepted = [s for s in samples if s.confidence >= threshold]
+    metrics = {"calibration_char_accuracy": round(acc, 4),
+               "calibration_field_accuracy": round(float(np.mean([s.correct for s in samples])), 4),
+               "calibration_fields_accepted": round(len(accepted) / len(samples), 4)}
+    log(f"calibration: chars {acc:.4f}, temperature {temperature:.3f}, threshold {threshold:.6f}, "
+        f"accepted {metrics['calibration_fields_accepted']:.3f}")
+    return temperature, threshold, metrics
+
+
+def real_digit_accuracy(model) -> float:
+    imgs, labels = cells.load_real_digits(cells.REAL_DIGIT_EVAL)
+    rng = np.random.default_rng(0)
+    from scanner import glyph
+    from scanner.synth import glyphs
+
+    x = np.stack([glyph.normalise(cells.cell_image(glyphs.real_digit_mask(im), rng)).image for im in imgs])
+    pred = logits_of(model, x)[:, 26:].argmax(1)  # restricted to digits, as the digit fields are
+    return float((pred == labels).mean())
+
+
+def train_reader(out: Path, cfg: TrainConfig = TrainConfig(), log=lambda s: None) -> ReaderMeta:
+    """Train from scratch, calibrate, export `out` (.onnx) and its sidecar JSON."""
+    torch = _require_torch()
+    from scanner.train.model import CharNet
+
+    torch.set_num_threads(cfg.threads)
+    t0 = time.time()
+    x, y = build_cells(fonts.TRAIN, cfg.n_per_class, cfg.seed, True, cfg.workers)
+    log(f"{len(x)} training cells in {time.time() - t0:.0f} s")
+    model = CharNet(len(cells.CLASSES))
+    fit(model, x, y, cfg, cfg.epochs, cfg.learning_rate, log)
+    return _finish(model, out, cfg, {"mode": "train"}, log, time.time() - t0)
+
+
+def _finish(model, out: Path, cfg: TrainConfig, extra: dict, log, seconds: float) -> ReaderMeta:
+    temperature, threshold, metrics = calibrate(model, cfg, log)
+    metrics["real_digit_accuracy_eval_split"] = round(real_digit_accuracy(model), 4)
+    log(f"real digits (load_digits[1000:]): {metrics['real_digit_accuracy_eval_split']:.4f}")
+    metrics["training_seconds"] = round(seconds)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    export_onnx(model, out)
+    torch = _require_torch()
+    torch.save(model.state_dict(), out.with_suffix(".pt"))
+    recipe = {**asdict(cfg), **extra, "fonts_train": fonts.packages(), "font_split": "scanner/synth/fonts.py",
+              "real_digits_train": "sklearn load_digits[0:1000]", "real_digits_eval": "load_digits[1000:]"}
+    meta = ReaderMeta(cells.CLASSES, 32, temperature, threshold, cfg.target_error, recipe, metrics)
+    meta.save(meta_path(out))
+    return meta
+
+
+def finetune_reader(base: Path, samples_dir: Path, out: Path, cfg: TrainConfig = TrainConfig(),
+                    epochs: int = 3, repeat: int = 20, log=lambda s: None) -> ReaderMeta:
+    """Continue training `base` on arbiter corrections (repeated) mixed with fresh synthetic cells,
+    so the model learns the local hands without forgetting the rest; then recalibrate."""
+    torch = _require_torch()
+    from scanner.samples import load_samples
+    from scanner.train.model import CharNet
+
+    torch.set_num_threads(cfg.threads)
+    t0 = time.time()
+    weights = base.with_suffix(".pt")
+    if not weights.exists():
+        raise TrainingError(f"{weights}: fine-tuning needs the base model's torch weights next to it")
+    model = CharNet(len(cells.CLASSES))
+    model.load_state_dict(torch.load(weights, map_location="cpu"))
+    xs, ys = load_samples(samples_dir, cells.CLASSES)
+    log(f"{len(xs)} corrected cells from {samples_dir}")
+    xr, yr = build_cells(fonts.TRAIN, max(cfg.n_per_class // 8, 10), cfg.seed + 7, True, cfg.workers)
+    x = np.concatenate([xr, np.repeat(xs, repeat, axis=0)])
+    y = np.concatenate([yr, np.repeat(ys, repeat)])
+    fit(model, x, y, cfg, epochs, cfg.learning_rate / 5, log)
+    return _finish(model, out, cfg, {"mode": "finetune", "base": base.name, "corrected_cells": int(len(xs))},
+                   log, time.time() - t0)

@@ -1,0 +1,153 @@
+"""The round loop through the real CLI on the sample game with the real judge: every total in
+the sheet equals `fluturas judge` run on its own on the same game, every step is in the audit
+log, bad input exits 2 with the file and field named."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+from openpyxl import load_workbook
+
+from arbiter.audit import entries
+from arbiter.games import get_game
+from arbiter.judging import build_case
+from arbiter.results import ranking
+from arbiter.store import open_store
+from cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "samples"
+
+
+def run(db, *args, input=None, code=0):
+    result = CliRunner().invoke(main, [*args, "--db", str(db), "--arbiter", "ana"], input=input)
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def judge_totals(db: Path) -> dict[int, int]:
+    """Totals from `fluturas judge --json` run on its own on the stored game's CASE."""
+    with open_store(db).session() as s:
+        case, held = build_case(s, get_game(s, None))
+    assert held == 0
+    path = db.parent / "case.json"
+    path.write_text(json.dumps(case, ensure_ascii=False), encoding="utf-8")
+    done = subprocess.run([sys.executable, str(ROOT / "cli.py"), "judge", str(path), "--json"],
+                          capture_output=True, text=True, check=True)
+    return {t["table"]: t["total"] for t in json.loads(done.stdout)["tables"]}
+
+
+def sheet_totals(path: Path) -> dict[int, int]:
+    ws = load_workbook(path)["Arbitraj"]
+    header = [c.value for c in ws[3]]
+    return {r[0].value: r[header.index("Total")].value for r in ws.iter_rows(min_row=5) if isinstance(r[0].value, int)}
+
+
+def test_round_loop_end_to_end(tmp_path):
+    db = tmp_path / "t.db"
+    run(db, "game", "new", "--tournament", "Cupa", "--name", "P1", "--words", str(SAMPLES / "words.txt"))
+    assert "16 players seated" in run(db, "players", "import", str(SAMPLES / "players.csv"))
+    run(db, "round", "set-rack", "AELMODR")
+    out = run(db, "round", "set-top", "H4 MODEL")
+    assert "H4 MODEL = 26 points (2 tops of 26)" in out and "equal top: 8D MODEL" in out
+    pile = str(SAMPLES / "readings" / "round01.jsonl")
+    out = run(db, "round", "scan", pile, "--keep", "new")
+    assert "1 duplicate, 15 filed (16 readings)" in out and "no slip yet for tables: 16" in out
+    assert "review: slips/r01-t15.png — unsure: position, word" in out
+    assert "16 duplicate" in run(db, "round", "scan", pile)
+    out = run(db, "round", "correct")
+    assert "16 decisions changed" in out and "1 slips wait in the review queue" in out
+    run(db, "results", "provisional", "--deadline", "23:59", code=2)
+    out = run(db, "review", input="c position=H4 word=MODEL\nread from the image\na\nH4 is the only square\n")
+    assert "round 1, table 15" in out and "image: slips/r01-t15.png" in out
+    assert "round 1, table 12 — decision: judge flagged: SIGN_AMBIGUOUS" in out and out.count("done") == 2
+    assert "the review queue is empty" in run(db, "review")
+    assert "1 decisions changed" in run(db, "round", "correct")
+    assert run(db, "round", "close").splitlines() == [
+        "Depuneri 0 în turul 1: masa 11, masa 16.",
+        "Depunerea top în turul 1 este H4 MODEL, 26 de puncte.",
+        "Atenție la poziția depunerii top!",
+    ]
+    run(db, "round", "set-rack", "ARSUTE?")
+    assert "7C SAlUTE = 7 points" in run(db, "round", "set-top")
+    run(db, "round", "scan", str(SAMPLES / "readings" / "round02.jsonl"))
+    run(db, "round", "correct")
+    assert "jokerul înlocuiește litera L LUCA" in run(db, "round", "close")
+    assert "totals updated" in run(db, "sanction", "3", "--disciplinary", "--reason", "telefonul a sunat")
+    out = run(db, "results", "provisional", "--deadline", "23:59", "--out", str(tmp_path / "out"))
+    assert "appeals until 23:59" in out
+    assert "totals updated" in run(db, "appeal", "7", "--round", "2", "--kind", "penalty", "--reason", "semnele sunt bune")
+    run(db, "results", "final", "--out", str(tmp_path / "out"), code=2)
+    assert "final" in run(db, "results", "final", "--force", "no appeal pending", "--out", str(tmp_path / "out"))
+    totals = sheet_totals(tmp_path / "out" / "game1.xlsx")
+    assert totals == judge_totals(db) and len(totals) == 16
+    book = load_workbook(tmp_path / "out" / "game1.xlsx")
+    ws = book["Arbitraj"]
+    header = [c.value for c in ws[3]]
+    row7 = next(r for r in ws.iter_rows(min_row=5) if r[0].value == 7)
+    assert row7[header.index("T2")].comment is not None and "contesta" in row7[header.index("T2")].comment.text
+    review_log = [row[2].value for row in book["Revizuire"].iter_rows(min_row=2)]
+    assert {"slip.correct", "review.resolve", "sanction.disciplinary", "appeal.upheld", "results.final"} <= set(review_log)
+    with open_store(db).session() as s:
+        actions = [e.action for e in entries(s, 1)]
+        assert all(e.actor == "ana" for e in entries(s, 1))
+    assert actions.count("slip.file") == 31
+    assert {"game.new", "round.rack", "round.continuation", "round.close", "decision.set", "standing.set",
+            "results.provisional"} <= set(actions)
+
+
+def test_demo_sheet_agrees_with_the_judge(tmp_path):
+    out = CliRunner().invoke(main, ["demo", "--out", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    assert "waits for review: round 1" in out.output
+    db = tmp_path / "demo.db"
+    with open_store(db).session() as s:
+        game = get_game(s, None)
+        decisions = len(entries(s, game.id, "decision.set"))
+        case, held = build_case(s, game)
+    assert decisions == 32 and held == 1
+    sheet = sheet_totals(tmp_path / "demo.xlsx")
+    with open_store(db).session() as s:
+        store_totals = {r.table: r.total for r in ranking(s, get_game(s, None))}
+    assert sheet == store_totals and len(sheet) == 16
+
+
+def test_bad_input_exits_2_naming_file_and_field(tmp_path):
+    db = tmp_path / "t.db"
+    run(db, "game", "new", "--tournament", "Cupa", "--name", "P1", "--words", str(SAMPLES / "words.txt"))
+    bad = tmp_path / "seats.csv"
+    bad.write_text("masa,nume\n1,A\n1,B\n", encoding="utf-8")
+    out = CliRunner().invoke(main, ["players", "import", str(bad), "--db", str(db)])
+    assert out.exit_code == 2 and f"{bad}: row 3, column 1 (masa): table 1 is already seated at row 2" in out.output
+    run(db, "players", "import", str(SAMPLES / "players.csv"))
+    out = CliRunner().invoke(main, ["round", "set-rack", "AB1", "--db", str(db)])
+    assert out.exit_code == 2 and "group 'AB1'" in out.output
+    run(db, "round", "set-rack", "AELMODR")
+    out = CliRunner().invoke(main, ["round", "set-top", "H9 MODEL", "--db", str(db)])
+    assert out.exit_code == 2 and "not legal" in out.output
+    out = CliRunner().invoke(main, ["round", "--help"])
+    assert out.exit_code == 0 and "set-rack" in out.output
+
+
+def test_round_draw_replays_the_game_master_from_the_seed(tmp_path):
+    words = str(ROOT / "samples" / "wordlists" / "ro-demo-hunspell.txt.gz")
+    groups = []
+    for name in ("a", "b"):
+        db = tmp_path / f"{name}.db"
+        run(db, "game", "new", "--tournament", "T", "--name", name, "--words", words, "--seed", "5")
+        out = run(db, "round", "draw")
+        assert "pentru turul 1 am extras literele" in out
+        run(db, "round", "set-top")
+        run(db, "round", "close")
+        groups.append((out.splitlines()[0], run(db, "round", "draw").splitlines()[0]))
+    assert groups[0] == groups[1] == ("round 1: group SFVIUTP", "round 2: group SFAOFUA")
+    db = tmp_path / "c.db"
+    run(db, "game", "new", "--tournament", "T", "--name", "c", "--words", words, "--seed", "5")
+    run(db, "round", "set-rack", "AELMODR")
+    run(db, "round", "set-top")
+    run(db, "round", "close")
+    out = CliRunner().invoke(main, ["round", "draw", "--db", str(db)])
+    assert out.exit_code == 2 and "entered by hand" in out.output
