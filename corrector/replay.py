@@ -87,17 +87,21 @@ def replay(record: GameRecord, pack: RulePack) -> ReplayResult:
         tiles = _tiles_from_written(event.word, board, event.position, pack, f"{record.path}:{event.line}")
         move = Move(event.position, tiles)
         result = place_move(board, move, pack)
-        if isinstance(result, Placement) and event.rack:
-            # The group must hold the new tiles (RULES.md §3 step 4); a record that breaks this is suspect.
-            leave = take_from_rack(pack.tiles.parse_rack(event.rack), (t for _, _, t in result.new_tiles))
-            if isinstance(leave, Violation):
-                result = leave
-        if isinstance(result, Placement):
-            apply_placement(board, result)
-            last_by_player[event.player] = (event.line, result)
-            rows.append(ReplayRow(event.line, event.player, move.position.frs(), move.word,
-                                  event.recorded_score, result.score, result.score == event.recorded_score))
-        else:
-            rows.append(ReplayRow(event.line, event.player, move.position.frs(), move.word,
-                                  event.recorded_score, None, False, str(result)))
+        if isinstance(result, Violation):
+            # A recorded placement that does not fit the board cannot be replayed any further.
+            raise RecordError(f"{record.path}:{event.line}: field word: {move} does not fit: "
+                              f"{result.message('en')} ({result.reason.name}, RULES.md {result.article})")
+        problem = ""
+        if event.rack:
+            # The group must hold the new tiles (RULES.md §3 step 4): a record that breaks this is suspect.
+            try:
+                rack = pack.tiles.parse_rack(event.rack)
+            except NotationError as exc:
+                raise RecordError(f"{record.path}:{event.line}: field rack: {exc}") from exc
+            leave = take_from_rack(rack, (t for _, _, t in result.new_tiles))
+            problem = str(leave) if isinstance(leave, Violation) else ""
+        apply_placement(board, result)
+        last_by_player[event.player] = (event.line, result)
+        rows.append(ReplayRow(event.line, event.player, move.position.frs(), move.word, event.recorded_score,
+                              result.score, result.score == event.recorded_score and not problem, problem))
     return ReplayResult(record.path, tuple(rows), skipped)

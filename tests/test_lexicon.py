@@ -155,3 +155,15 @@ def test_demo_list():
     for word in ("CASA", "casă", "ÎNTÂI", "ȘOSEA", "ZI", "XEROX"):
         assert word in lex, word
     assert "ABBA" not in lex  # capitalised Hunspell entries (proper nouns) are left out
+
+
+def test_cli_exits_2_naming_the_word_list_line(tmp_path):
+    from click.testing import CliRunner
+
+    from cli import main
+
+    words = write(tmp_path / "bad-words.txt", "CASA\nMER3\n")
+    board = write(tmp_path / "board.txt", ("." * 15 + "\n") * 15)
+    out = CliRunner().invoke(main, ["top", "--board", str(board), "--rack", "CASAMER", "--words", str(words)])
+    assert out.exit_code == 2
+    assert f"{words}:2" in out.output and out.output.count("\n") == 1

@@ -68,6 +68,8 @@ def test_letters_not_in_the_group_are_a_disagreement(tmp_path):
     ("BACALEI H4 BAC4L 44", "field word"),
     ("BACALEI H4 BACAL x", "field score"),
     ("BACALEI H4 BACAL", "expected 'RACK POSITION WORD SCORE'"),
+    ("BACALEI H13 BACAL 44", "field word: H13 BACAL does not fit: the word runs off the board"),
+    ("BAC1LEI H4 BACAL 44", "field rack"),
 ])
 def test_bad_input_is_one_line_naming_file_line_and_field(tmp_path, line, field):
     log = tmp_path / "bad.log"
@@ -76,6 +78,13 @@ def test_bad_input_is_one_line_naming_file_line_and_field(tmp_path, line, field)
                           capture_output=True, text=True, cwd=REPO)
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and f"{log}:2" in proc.stderr and field in proc.stderr
+
+
+def test_a_move_that_does_not_fit_the_board_names_its_line(tmp_path):
+    log = tmp_path / "game.log"
+    log.write_text("BACALEI H4 BACAL 44\nEI+RSTUN H4 ULEI 4\n", encoding="utf-8")
+    with pytest.raises(RecordError, match=r"game.log:2: field word: H4 ULEI does not fit: .*BOARD_TILE_MISMATCH"):
+        replay(read_record(log), load_pack("ro"))
 
 
 def test_latin1_gcg_is_read(tmp_path):

@@ -120,3 +120,16 @@ def test_every_decision_policy_is_switchable(ro, policy, values):
         assert getattr(ro.with_policies(**{policy: value}).policies, policy) == value
     with pytest.raises(RulePackError):
         ro.with_policies(**{policy: "no-such-setting"})
+
+
+def test_cli_names_the_broken_pack_and_exits_2(tmp_path):
+    from click.testing import CliRunner
+
+    from cli import main
+    from tests.conftest import REPO
+
+    path = _copy_pack(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").replace("Z = [1, 10]", "Z = [2, 10]"), encoding="utf-8")
+    out = CliRunner().invoke(main, ["replay", str(REPO / "samples/logs/frs-example.log"), "--rules", str(path)])
+    assert out.exit_code == 2
+    assert out.output.startswith(f"error: {path}: field tiles.total") and out.output.count("\n") == 1
