@@ -166,4 +166,4 @@ def test_cli_exits_2_naming_the_word_list_line(tmp_path):
     board = write(tmp_path / "board.txt", ("." * 15 + "\n") * 15)
     out = CliRunner().invoke(main, ["top", "--board", str(board), "--rack", "CASAMER", "--words", str(words)])
     assert out.exit_code == 2
-    assert f"{words}:2" in out.output and out.output.count("\n") == 1
+    assert f"{words}: line 2: invalid character" in out.output and out.output.count("\n") == 1
