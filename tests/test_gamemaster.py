@@ -3,7 +3,6 @@ the announcement flags, the round-by-round API, and whole simulated games checke
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from dataclasses import replace
 
@@ -219,11 +218,9 @@ def test_the_game_check_catches_a_wrong_score_and_a_lost_tile(ro, demo, rules):
 
 
 def test_100_simulated_games_finish_legally_with_every_tile_accounted_for(ro, demo, rules):
-    started = time.perf_counter()
     for seed in range(100):
         game = GameMaster(ro, demo, "classic", random.Random(seed), seed=seed).run()
         check_game(game, ro, demo, rules)
-    assert time.perf_counter() - started < 90
 
 
 @pytest.mark.parametrize("variant, seed", [("completiv", 1), ("eliptic", 2), ("top", 3)])
