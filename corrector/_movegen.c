@@ -36,8 +36,9 @@ typedef struct {
     const uint8_t *lmult, *wmult;
     int rack_size, bingo_bonus, tiles;
     int rack[64];
+    int rack0[64];     /* the group's real tiles */
     uint64_t rackmask; /* bit L: the group still holds a real L */
-    int jokers;
+    int jokers, jokers0;
     uint64_t all;
     /* current line */
     int horizontal, line, anchor;
@@ -46,8 +47,13 @@ typedef struct {
     uint64_t cross[N];
     int32_t cross_sum[N];
     /* partial word, indexed by square along the line */
-    uint8_t word[N], wjoker[N], wnew[N];
-    uint8_t pref[N], pjoker[N];
+    uint8_t word[N + 16], wnew[N], wforced[N]; /* word: read 16 bytes at a time */
+    uint8_t pref[N], pforced[N];
+    /* new tiles of the word being recorded */
+    int n_new;
+    uint8_t new_letter[N], new_off[N];
+    int32_t delta[N];
+    int real[64];
     /* output */
     Rec *out;
     size_t n, cap;
@@ -80,76 +86,226 @@ static inline void give(Gen *g, int L) {
     if (g->rack[L]++ == 0) g->rackmask |= (uint64_t)1 << L;
 }
 
-static void record(Gen *g, int s, int end, int main_sum, int wmul, int cross_total, int placed) {
-    if (g->oom) return;
-    if (g->n == g->cap) {
-        size_t cap = g->cap ? g->cap * 2 : 65536;
-        Rec *p = (Rec *)realloc(g->out, cap * sizeof(Rec));
-        if (!p) { g->oom = 1; return; }
-        g->out = p;
-        g->cap = cap;
-    }
-    Rec *r = &g->out[g->n++];
-    int len = end - s;
-    r->score = main_sum * wmul + cross_total + (placed >= g->rack_size ? g->bingo_bonus : 0);
-    r->horizontal = (uint8_t)g->horizontal;
-    r->row = (uint8_t)(g->horizontal ? g->line : s);
-    r->col = (uint8_t)(g->horizontal ? s : g->line);
-    r->length = (uint8_t)len;
-    r->placed = (uint8_t)placed;
-    memcpy(r->letters, &g->word[s], (size_t)len);
-    memset(r->letters + len, 0, (size_t)(N - len));
-    uint32_t keep = (1u << len) - 1u;
-    uint32_t news = 0, jokers = 0;
-    for (int p = s; p < end; p++) {
-        news |= (uint32_t)g->wnew[p] << p;
-        jokers |= (uint32_t)g->wjoker[p] << p;
-    }
-    r->new_mask = (uint16_t)((news >> s) & keep);
-    r->joker_mask = (uint16_t)((jokers >> s) & keep);
+/* Places letter L on a new square: a real tile when the group still holds one, else a joker.
+ * Returns 1 when a joker was used. Taking real tiles first is enough to know whether a word's
+ * new letters fit the group; which of them may instead be jokers is enumerated in `record`. */
+static inline int place(Gen *g, int L) {
+    if (g->rack[L] > 0) { take(g, L); return 0; }
+    g->jokers--;
+    return 1;
 }
 
-static void extend_right(Gen *g, int pos, uint32_t node, int main_sum, int wmul, int cross_total,
-                         int placed, int s) {
-    if (pos < N && g->cell[pos] < 0) {
-        if (pos > g->anchor && g->final[node]) record(g, s, pos, main_sum, wmul, cross_total, placed);
-        if (placed == g->tiles) return;
-        uint64_t allowed = g->mask[node] & g->cross[pos] & (g->jokers ? g->all : g->rackmask);
-        int lm = g->lm[pos], wm = g->wm[pos];
-        while (allowed) {
-            int L = __builtin_ctzll(allowed);
-            allowed &= allowed - 1;
-            uint32_t child = g->target[edge_of(g, node, L)];
-            g->word[pos] = (uint8_t)L;
-            g->wnew[pos] = 1;
-            if (g->rack[L] > 0) {
-                int v = g->values[L] * lm;
-                int ct = cross_total + (g->has_cross[pos] ? (g->cross_sum[pos] + v) * wm : 0);
-                take(g, L);
-                g->wjoker[pos] = 0;
-                extend_right(g, pos + 1, child, main_sum + v, wmul * wm, ct, placed + 1, s);
-                give(g, L);
+static inline void unplace(Gen *g, int L, int joker) {
+    if (joker) g->jokers++;
+    else give(g, L);
+}
+
+/* Room for `extra` more records. */
+static int reserve(Gen *g, size_t extra) {
+    if (g->n + extra <= g->cap) return 1;
+    size_t cap = g->cap ? g->cap * 2 : 65536;
+    while (cap < g->n + extra) cap *= 2;
+    Rec *p = (Rec *)realloc(g->out, cap * sizeof(Rec));
+    if (!p) { g->oom = 1; return 0; }
+    g->out = p;
+    g->cap = cap;
+    return 1;
+}
+
+/* General case (more than two jokers): every way to play new tiles i.. as real tiles or jokers,
+ * `real[L]` real L's and `jokers` jokers being left. A joker on new tile i costs delta[i]. */
+static void assign(Gen *g, const Rec *base, int i, int jokers, int32_t score, uint32_t jmask) {
+    if (i == g->n_new) {
+        if (!reserve(g, 1)) return;
+        Rec *r = &g->out[g->n++];
+        *r = *base;
+        r->score = score;
+        r->joker_mask = (uint16_t)jmask;
+        return;
+    }
+    int L = g->new_letter[i];
+    if (g->real[L] > 0) {
+        g->real[L]--;
+        assign(g, base, i + 1, jokers, score, jmask);
+        g->real[L]++;
+    }
+    if (jokers > 0) assign(g, base, i + 1, jokers - 1, score - g->delta[i], jmask | (1u << g->new_off[i]));
+}
+
+static inline void variant(Gen *g, const Rec *base, int32_t score, uint32_t jmask) {
+    Rec *r = &g->out[g->n++];
+    *r = *base;
+    r->score = score;
+    r->joker_mask = (uint16_t)jmask;
+}
+
+/* Records the word on squares s..end-1 of the line, once per way of playing its new tiles
+ * with the group's jokers. main_sum and cross_total count every new tile as a real tile; a
+ * joker on new tile i takes delta[i] off the score. The walk took real tiles first (wforced:
+ * squares that had to be jokers, the group holding no more of that letter); a placement is
+ * legal when it puts on each letter at least as many jokers as the walk had to. */
+static void record(Gen *g, int s, int end, int main_sum, int wmul, int cross_total, int placed) {
+    if (g->oom) return;
+    int len = end - s;
+    int n = 0;
+    uint32_t news = 0, board_jokers = 0, forced_mask = 0;
+    int forced = 0, fa = -1, fb = -1; /* letters of the (at most two) forced jokers */
+    int32_t forced_delta = 0;
+    for (int p = s; p < end; p++) {
+        if (g->wnew[p]) {
+            int L = g->word[p];
+            int32_t d = g->values[L] * g->lm[p] * (wmul + (g->has_cross[p] ? g->wm[p] : 0));
+            news |= 1u << (p - s);
+            g->new_letter[n] = (uint8_t)L;
+            g->new_off[n] = (uint8_t)(p - s);
+            g->delta[n] = d;
+            if (g->wforced[p]) {
+                if (forced == 0) fa = L; else fb = L;
+                forced++;
+                forced_mask |= 1u << (p - s);
+                forced_delta += d;
             }
-            if (g->jokers > 0) {
-                int ct = cross_total + (g->has_cross[pos] ? g->cross_sum[pos] * wm : 0);
-                g->jokers--;
-                g->wjoker[pos] = 1;
-                extend_right(g, pos + 1, child, main_sum, wmul * wm, ct, placed + 1, s);
-                g->jokers++;
+            n++;
+        } else {
+            board_jokers |= (uint32_t)g->cell_joker[p] << (p - s);
+        }
+    }
+    int32_t score = main_sum * wmul + cross_total + (placed >= g->rack_size ? g->bingo_bonus : 0);
+    int J = g->jokers0;
+    size_t most = J == 0 ? 1 : (size_t)(1 + n + n * (n - 1) / 2);
+    if (!reserve(g, J > 2 ? 1 : most)) return;
+    Rec *base = &g->out[g->n];
+    base->score = score;
+    base->row = (uint8_t)(g->horizontal ? g->line : s);
+    base->col = (uint8_t)(g->horizontal ? s : g->line);
+    base->horizontal = (uint8_t)g->horizontal;
+    base->length = (uint8_t)len;
+    /* letters (zero after the word) and `placed`: 16 bytes, word[] has room to read past the end */
+    uint64_t lo, hi;
+    memcpy(&lo, &g->word[s], 8);
+    memcpy(&hi, &g->word[s + 8], 8);
+    if (len < 8) { lo &= ((uint64_t)1 << (8 * len)) - 1; hi = 0; }
+    else hi &= len == 8 ? 0 : (((uint64_t)1 << (8 * (len - 8))) - 1);
+    hi |= (uint64_t)(uint8_t)placed << 56;
+    memcpy(base->letters, &lo, 8);
+    memcpy(base->letters + 8, &hi, 8);
+    base->new_mask = (uint16_t)news;
+    base->joker_mask = (uint16_t)board_jokers;
+    if (forced == J || J == 0) {
+        int only = 1; /* the forced squares are the only legal joker squares */
+        if (forced > 0 && g->rack0[fa] > 0) only = 0;
+        if (forced > 1 && g->rack0[fb] > 0) only = 0;
+        if (only) {
+            base->score = score - forced_delta;
+            base->joker_mask = (uint16_t)(board_jokers | forced_mask);
+            g->n++;
+            return;
+        }
+    }
+    Rec copy = *base;
+    if (J > 2) {
+        g->n_new = n;
+        for (int i = 0; i < n; i++) g->real[g->new_letter[i]] = g->rack0[g->new_letter[i]];
+        assign(g, &copy, 0, J, score, board_jokers);
+        return;
+    }
+    if (forced == 0) {
+        variant(g, &copy, score, board_jokers);
+        for (int i = 0; i < n; i++) {
+            uint32_t mi = board_jokers | (1u << g->new_off[i]);
+            variant(g, &copy, score - g->delta[i], mi);
+            if (J == 2)
+                for (int k = i + 1; k < n; k++)
+                    variant(g, &copy, score - g->delta[i] - g->delta[k], mi | (1u << g->new_off[k]));
+        }
+    } else if (forced == 1) {
+        /* one joker must stand for letter fa; with two jokers the other goes anywhere */
+        for (int i = 0; i < n; i++) {
+            int ai = g->new_letter[i] == fa;
+            uint32_t mi = board_jokers | (1u << g->new_off[i]);
+            if (ai) variant(g, &copy, score - g->delta[i], mi);
+            if (J == 2)
+                for (int k = i + 1; k < n; k++)
+                    if (ai || g->new_letter[k] == fa)
+                        variant(g, &copy, score - g->delta[i] - g->delta[k], mi | (1u << g->new_off[k]));
+        }
+    } else {
+        /* both jokers forced: one on fa and one on fb (two on fa when fa == fb) */
+        for (int i = 0; i < n; i++) {
+            int li = g->new_letter[i];
+            if (li != fa && li != fb) continue;
+            for (int k = i + 1; k < n; k++) {
+                int lk = g->new_letter[k];
+                if ((li == fa && lk == fb) || (li == fb && lk == fa))
+                    variant(g, &copy, score - g->delta[i] - g->delta[k],
+                            board_jokers | (1u << g->new_off[i]) | (1u << g->new_off[k]));
             }
         }
-    } else if (pos < N) {
+    }
+}
+
+/* The children of `node` whose letters are in `allowed` (a subset of the node's mask), in
+ * letter order. Edges are sorted by letter: when every child is allowed the edge index just
+ * advances; otherwise it is the count of the node's smaller letters. */
+#define FOR_CHILDREN(g, node, allowed, L, child, body)                     \
+    do {                                                                   \
+        uint64_t m_ = (g)->mask[node];                                     \
+        const uint32_t *t_ = (g)->target + (g)->start[node];               \
+        uint64_t a_ = (allowed);                                           \
+        if (a_ == m_) {                                                    \
+            for (; m_; m_ &= m_ - 1, t_++) {                               \
+                int L = __builtin_ctzll(m_);                               \
+                uint32_t child = *t_;                                      \
+                body                                                       \
+            }                                                              \
+        } else {                                                           \
+            for (; a_; a_ &= a_ - 1) {                                     \
+                int L = __builtin_ctzll(a_);                               \
+                uint32_t child = t_[bit_count(m_ & (((uint64_t)1 << L) - 1))]; \
+                body                                                       \
+            }                                                              \
+        }                                                                  \
+    } while (0)
+
+static void expand(Gen *g, int pos, uint32_t node, uint64_t allowed, int main_sum, int wmul,
+                   int cross_total, int placed, int s);
+
+/* The word so far ends just before square `pos` at graph node `node`: take in the tiles already
+ * on the board from `pos` on, record the word when it ends there, and go on with the group's
+ * letters on the next empty square. */
+static inline void extend_right(Gen *g, int pos, uint32_t node, int main_sum, int wmul, int cross_total,
+                                int placed, int s) {
+    while (pos < N && g->cell[pos] >= 0) {
         int L = g->cell[pos];
         int32_t child = child_of(g, node, L);
         if (child < 0) return;
         g->word[pos] = (uint8_t)L;
         g->wnew[pos] = 0;
-        g->wjoker[pos] = g->cell_joker[pos];
-        int v = g->cell_joker[pos] ? 0 : g->values[L];
-        extend_right(g, pos + 1, (uint32_t)child, main_sum + v, wmul, cross_total, placed, s);
-    } else if (pos > g->anchor && g->final[node]) {
-        record(g, s, pos, main_sum, wmul, cross_total, placed);
+        if (!g->cell_joker[pos]) main_sum += g->values[L];
+        node = (uint32_t)child;
+        pos++;
     }
+    if (pos > g->anchor && g->final[node]) record(g, s, pos, main_sum, wmul, cross_total, placed);
+    if (pos == N || placed == g->tiles) return;
+    uint64_t allowed = g->mask[node] & g->cross[pos] & (g->jokers ? g->all : g->rackmask);
+    if (allowed) expand(g, pos, node, allowed, main_sum, wmul, cross_total, placed, s);
+}
+
+/* Each allowed letter on the empty square `pos`. */
+static void expand(Gen *g, int pos, uint32_t node, uint64_t allowed, int main_sum, int wmul,
+                   int cross_total, int placed, int s) {
+    int lm = g->lm[pos], wm = g->wm[pos];
+    int hc = g->has_cross[pos], cs = g->cross_sum[pos];
+    g->wnew[pos] = 1;
+    FOR_CHILDREN(g, node, allowed, L, child, {
+        g->word[pos] = (uint8_t)L;
+        int v = g->values[L] * lm;
+        int ct = cross_total + (hc ? (cs + v) * wm : 0);
+        int j = place(g, L);
+        g->wforced[pos] = (uint8_t)j;
+        extend_right(g, pos + 1, child, main_sum + v, wmul * wm, ct, placed + 1, s);
+        unplace(g, L, j);
+    });
 }
 
 /* Left parts lie on empty squares that are not anchors, so they form no cross words. */
@@ -158,32 +314,21 @@ static void left_part(Gen *g, int k, uint32_t node, int limit) {
     for (int i = 0; i < k; i++) {
         int p = s + i;
         g->word[p] = g->pref[i];
-        g->wjoker[p] = g->pjoker[i];
+        g->wforced[p] = g->pforced[i];
         g->wnew[p] = 1;
-        if (!g->pjoker[i]) main_sum += g->values[g->pref[i]] * g->lm[p];
+        main_sum += g->values[g->pref[i]] * g->lm[p];
         wmul *= g->wm[p];
     }
     extend_right(g, g->anchor, node, main_sum, wmul, 0, k, s);
     if (limit == 0) return;
     uint64_t allowed = g->mask[node] & (g->jokers ? g->all : g->rackmask);
-    while (allowed) {
-        int L = __builtin_ctzll(allowed);
-        allowed &= allowed - 1;
-        uint32_t child = g->target[edge_of(g, node, L)];
+    FOR_CHILDREN(g, node, allowed, L, child, {
         g->pref[k] = (uint8_t)L;
-        if (g->rack[L] > 0) {
-            take(g, L);
-            g->pjoker[k] = 0;
-            left_part(g, k + 1, child, limit - 1);
-            give(g, L);
-        }
-        if (g->jokers > 0) {
-            g->jokers--;
-            g->pjoker[k] = 1;
-            left_part(g, k + 1, child, limit - 1);
-            g->jokers++;
-        }
-    }
+        int j = place(g, L);
+        g->pforced[k] = (uint8_t)j;
+        left_part(g, k + 1, child, limit - 1);
+        unplace(g, L, j);
+    });
 }
 
 static inline int sq_of(int horizontal, int line, int pos) {
@@ -261,7 +406,6 @@ static void generate_direction(Gen *g, int horizontal, const uint8_t *anchor_sq)
                 for (int p = s; p < a && node >= 0; p++) {
                     node = child_of(g, (uint32_t)node, g->cell[p]);
                     g->word[p] = (uint8_t)g->cell[p];
-                    g->wjoker[p] = g->cell_joker[p];
                     g->wnew[p] = 0;
                     if (!g->cell_joker[p]) main_sum += g->values[g->cell[p]];
                 }
@@ -313,12 +457,14 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     g->rack_size = rack_size;
     g->bingo_bonus = bingo_bonus;
     g->jokers = jokers;
+    g->jokers0 = jokers;
     g->all = ((uint64_t)1 << alpha) - 1;
     g->tiles = jokers;
     for (int i = 0; i < alpha; i++) {
         g->rack[i] = ((const int32_t *)rack.buf)[i];
         if (g->rack[i] < 0) { PyErr_SetString(PyExc_ValueError, "negative letter count"); goto done; }
         if (g->rack[i] > 0) g->rackmask |= (uint64_t)1 << i;
+        g->rack0[i] = g->rack[i];
         g->tiles += g->rack[i];
     }
     if (g->tiles > 0) {

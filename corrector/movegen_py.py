@@ -26,11 +26,13 @@ class _Gen:
     lmult: list[int]
     wmult: list[int]
     rack: list[int]
-    jokers: int
+    jokers: int  # jokers not yet placed by the walk
     rack_size: int
     bingo_bonus: int
     tiles: int
     all: int
+    rack0: list[int] = field(default_factory=list)  # the group's real tiles
+    jokers0: int = 0  # the group's jokers
     out: list[Record] = field(default_factory=list)
     horizontal: int = 1
     line: int = 0
@@ -43,7 +45,6 @@ class _Gen:
     has_cross: list[int] = field(default_factory=lambda: [0] * N)
     cross_sum: list[int] = field(default_factory=lambda: [0] * N)
     word: list[int] = field(default_factory=lambda: [0] * N)
-    wjoker: list[int] = field(default_factory=lambda: [0] * N)
     wnew: list[int] = field(default_factory=lambda: [0] * N)
 
     def child(self, node: int, letter: int) -> int:
@@ -52,19 +53,56 @@ class _Gen:
                 return self.target[e]
         return -1
 
+    def place(self, letter: int) -> int:
+        """A real tile when the group still holds one, else a joker (1 returned)."""
+        if self.rack[letter] > 0:
+            self.rack[letter] -= 1
+            return 0
+        self.jokers -= 1
+        return 1
+
+    def unplace(self, letter: int, joker: int) -> None:
+        if joker:
+            self.jokers += 1
+        else:
+            self.rack[letter] += 1
+
     def record(self, s: int, end: int, main_sum: int, wmul: int, cross_total: int, placed: int) -> None:
-        new_mask = joker_mask = 0
+        """One record per way of playing the word's new tiles with the group's jokers. The walk
+        counted every new tile as real; a joker on a new square takes its letter's points off the
+        main word and off the cross word through that square."""
+        new_mask = board_jokers = 0
+        new: list[tuple[int, int, int]] = []  # (offset, letter, points lost as a joker)
         for p in range(s, end):
             if self.wnew[p]:
                 new_mask |= 1 << (p - s)
-            if self.wjoker[p]:
-                joker_mask |= 1 << (p - s)
+                letter = self.word[p]
+                v = self.values[letter] * self.lm[p]
+                new.append((p - s, letter, v * (wmul + (self.wm[p] if self.has_cross[p] else 0))))
+            elif self.cell_joker[p]:
+                board_jokers |= 1 << (p - s)
         score = main_sum * wmul + cross_total + (self.bingo_bonus if placed >= self.rack_size else 0)
         row, col = (self.line, s) if self.horizontal else (s, self.line)
         letters = tuple(self.word[s:end]) + (0,) * (N - (end - s))
-        self.out.append((score, row, col, self.horizontal, end - s, letters, placed, new_mask, joker_mask))
+        real = list(self.rack0)
+
+        def assign(i: int, jokers: int, points: int, joker_mask: int) -> None:
+            if i == len(new):
+                self.out.append((points, row, col, self.horizontal, end - s, letters, placed, new_mask, joker_mask))
+                return
+            off, letter, delta = new[i]
+            if real[letter] > 0:
+                real[letter] -= 1
+                assign(i + 1, jokers, points, joker_mask)
+                real[letter] += 1
+            if jokers > 0:
+                assign(i + 1, jokers - 1, points - delta, joker_mask | 1 << off)
+
+        assign(0, self.jokers0, score, board_jokers)
 
     def extend_right(self, pos: int, node: int, main_sum: int, wmul: int, cross_total: int, placed: int, s: int) -> None:
+        """Letters only: a new letter is a real tile while the group has one, else a joker;
+        `record` then lists every joker placement."""
         if pos < N and self.cell[pos] < 0:
             if pos > self.anchor and self.final[node]:
                 self.record(s, pos, main_sum, wmul, cross_total, placed)
@@ -75,22 +113,15 @@ class _Gen:
                 letter = self.letter[e]
                 if not (self.cross[pos] >> letter) & 1:
                     continue
-                child = self.target[e]
+                if self.rack[letter] == 0 and self.jokers == 0:
+                    continue
                 self.word[pos] = letter
                 self.wnew[pos] = 1
-                if self.rack[letter] > 0:
-                    v = self.values[letter] * lm
-                    ct = cross_total + ((self.cross_sum[pos] + v) * wm if self.has_cross[pos] else 0)
-                    self.rack[letter] -= 1
-                    self.wjoker[pos] = 0
-                    self.extend_right(pos + 1, child, main_sum + v, wmul * wm, ct, placed + 1, s)
-                    self.rack[letter] += 1
-                if self.jokers > 0:
-                    ct = cross_total + (self.cross_sum[pos] * wm if self.has_cross[pos] else 0)
-                    self.jokers -= 1
-                    self.wjoker[pos] = 1
-                    self.extend_right(pos + 1, child, main_sum, wmul * wm, ct, placed + 1, s)
-                    self.jokers += 1
+                v = self.values[letter] * lm
+                ct = cross_total + ((self.cross_sum[pos] + v) * wm if self.has_cross[pos] else 0)
+                joker = self.place(letter)
+                self.extend_right(pos + 1, self.target[e], main_sum + v, wmul * wm, ct, placed + 1, s)
+                self.unplace(letter, joker)
         elif pos < N:
             letter = self.cell[pos]
             child = self.child(node, letter)
@@ -98,35 +129,30 @@ class _Gen:
                 return
             self.word[pos] = letter
             self.wnew[pos] = 0
-            self.wjoker[pos] = self.cell_joker[pos]
             v = 0 if self.cell_joker[pos] else self.values[letter]
             self.extend_right(pos + 1, child, main_sum + v, wmul, cross_total, placed, s)
         elif pos > self.anchor and self.final[node]:
             self.record(s, pos, main_sum, wmul, cross_total, placed)
 
-    def left_part(self, prefix: list[tuple[int, int]], node: int, limit: int) -> None:
+    def left_part(self, prefix: list[int], node: int, limit: int) -> None:
         """Left parts lie on empty non-anchor squares, so they form no cross words."""
         s = self.anchor - len(prefix)
         main_sum, wmul = 0, 1
-        for i, (letter, joker) in enumerate(prefix):
+        for i, letter in enumerate(prefix):
             p = s + i
-            self.word[p], self.wjoker[p], self.wnew[p] = letter, joker, 1
-            if not joker:
-                main_sum += self.values[letter] * self.lm[p]
+            self.word[p], self.wnew[p] = letter, 1
+            main_sum += self.values[letter] * self.lm[p]
             wmul *= self.wm[p]
         self.extend_right(self.anchor, node, main_sum, wmul, 0, len(prefix), s)
         if limit == 0:
             return
         for e in range(self.start[node], self.start[node + 1]):
-            letter, child = self.letter[e], self.target[e]
-            if self.rack[letter] > 0:
-                self.rack[letter] -= 1
-                self.left_part(prefix + [(letter, 0)], child, limit - 1)
-                self.rack[letter] += 1
-            if self.jokers > 0:
-                self.jokers -= 1
-                self.left_part(prefix + [(letter, 1)], child, limit - 1)
-                self.jokers += 1
+            letter = self.letter[e]
+            if self.rack[letter] == 0 and self.jokers == 0:
+                continue
+            joker = self.place(letter)
+            self.left_part(prefix + [letter], self.target[e], limit - 1)
+            self.unplace(letter, joker)
 
 
 def _sq(horizontal: int, line: int, pos: int) -> int:
@@ -197,7 +223,7 @@ def _direction(g: _Gen, horizontal: int, anchors: list[int]) -> None:
                 node, main_sum = 0, 0
                 for p in range(s, a):
                     node = g.child(node, g.cell[p]) if node >= 0 else -1
-                    g.word[p], g.wjoker[p], g.wnew[p] = g.cell[p], g.cell_joker[p], 0
+                    g.word[p], g.wnew[p] = g.cell[p], 0
                     if not g.cell_joker[p]:
                         main_sum += g.values[g.cell[p]]
                 if node >= 0:
@@ -217,7 +243,7 @@ def generate(dawg: Dawg, board: list[int], board_joker: list[int], values: list[
     """Same arguments (as lists) and the same records as `_movegen.generate`."""
     g = _Gen(dawg.start.tolist(), dawg.letter.tolist(), dawg.target.tolist(), dawg.final.tolist(), values, board,
              board_joker, lmult, wmult, list(rack), jokers, rack_size, bingo_bonus, jokers + sum(rack),
-             (1 << alpha) - 1)
+             (1 << alpha) - 1, list(rack), jokers)
     if g.tiles == 0:
         return []
     empty = all(x < 0 for x in board)
