@@ -9,8 +9,17 @@ cd "$(dirname "$0")"
 APT_PACKAGES=(
   gcc python3-dev python3-venv       # the compiled move generator; the virtual environment
   hunspell-ro hunspell-tools         # rebuilding the demo word list (unmunch)
-  tesseract-ocr                      # the alternative slip reader (--reader tesseract)
+  tesseract-ocr tesseract-ocr-eng    # the alternative slip reader (--reader tesseract)
   postgresql                         # the store's tests run on a real PostgreSQL too
+  # Handwriting-like fonts for the synthetic slip renderer (training, tests, benchmark, demo).
+  fonts-averia-gwf fonts-breip fonts-bwht fonts-cabinsketch fonts-cantarell fonts-cherrybomb
+  fonts-comfortaa fonts-comic-neue fonts-dancingscript fonts-dejavu-core fonts-dkg-handwriting
+  fonts-dosis fonts-dustin fonts-ecolier-court fonts-eurofurence fonts-fantasque-sans
+  fonts-freefont-ttf fonts-humor-sans fonts-isabella fonts-junction fonts-jura fonts-karla
+  fonts-kaushanscript fonts-klee fonts-kristi fonts-lato fonts-league-spartan fonts-liberation
+  fonts-opendyslexic fonts-osifont fonts-play fonts-quicksand fonts-rocknroll fonts-routed-gothic
+  fonts-rufscript fonts-sil-andika fonts-sjfonts fonts-tomsontalks fonts-urw-base35
+  fonts-yusei-magic
 )
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
