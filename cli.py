@@ -802,39 +802,66 @@ def reader() -> None:
 
 
 @reader.command("train")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("scanner/models/reader.onnx"),
-              show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Default: the shipped model, scanner/models/reader.onnx.")
 @click.option("--seed", type=int, default=None)
 @click.option("--epochs", type=int, default=None)
 @click.option("--per-class", type=int, default=None, help="Synthetic training cells per class.")
+@click.option("--lr", "learning_rate", type=float, default=None)
+@click.option("--batch-size", type=int, default=None)
+@click.option("--init-from", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Continue from these torch weights (.pt) on freshly generated cells.")
 @click.option("--threads", type=int, default=1, show_default=True)
 @_fails_cleanly
-def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int | None, threads: int) -> None:
+def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int | None, learning_rate: float | None,
+                 batch_size: int | None, init_from: str | None, threads: int) -> None:
     """Train the character CNN on synthetic handwriting + real digits, calibrate, export ONNX."""
     from dataclasses import replace
 
     from scanner.train.recipe import TrainConfig, train_reader
 
+    from scanner.reader import DEFAULT_MODEL
+
+    out = out or DEFAULT_MODEL
     cfg = TrainConfig(threads=threads)
-    cfg = replace(cfg, **{k: v for k, v in (("seed", seed), ("epochs", epochs), ("n_per_class", per_class))
-                          if v is not None})
+    given = (("seed", seed), ("epochs", epochs), ("n_per_class", per_class), ("learning_rate", learning_rate),
+             ("batch_size", batch_size), ("init_from", init_from))
+    cfg = replace(cfg, **{k: v for k, v in given if v is not None})
     meta = train_reader(out, cfg, log=lambda s: click.echo(s, err=True))
     click.echo(f"{out}: threshold {meta.threshold:.6f}, metrics {meta.metrics}")
 
 
+@reader.command("calibrate")
+@click.option("--model", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="ONNX model whose sidecar JSON is rewritten; default: the shipped one.")
+@click.option("--slips", type=int, default=400, show_default=True)
+@click.option("--target-error", type=float, default=0.0, show_default=True,
+              help="Error rate allowed among accepted fields on the calibration slips.")
+@_fails_cleanly
+def reader_calibrate(model: Path | None, slips: int, target_error: float) -> None:
+    """Refit temperature and acceptance threshold on slips written in the calibration fonts."""
+    from scanner.reader import DEFAULT_MODEL
+    from scanner.train.recipe import TrainConfig, recalibrate
+
+    cfg = TrainConfig(calibration_slips=slips, target_error=target_error)
+    meta = recalibrate(model or DEFAULT_MODEL, cfg, log=lambda s: click.echo(s, err=True))
+    click.echo(f"threshold {meta.threshold:.6f}, temperature {meta.temperature:.3f}")
+
+
 @reader.command("finetune")
 @click.argument("samples", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--base", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=Path("scanner/models/reader.onnx"), show_default=True)
+@click.option("--base", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="Model to start from; default: the shipped one.")
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--epochs", type=int, default=3, show_default=True)
 @click.option("--threads", type=int, default=1, show_default=True)
 @_fails_cleanly
 def reader_finetune(samples: Path, base: Path, out: Path, epochs: int, threads: int) -> None:
     """Retrain on arbiter corrections stored in SAMPLES (see scanner.samples), recalibrate, export."""
+    from scanner.reader import DEFAULT_MODEL
     from scanner.train.recipe import TrainConfig, finetune_reader
 
-    meta = finetune_reader(base, samples, out, TrainConfig(threads=threads), epochs,
+    meta = finetune_reader(base or DEFAULT_MODEL, samples, out, TrainConfig(threads=threads), epochs,
                            log=lambda s: click.echo(s, err=True))
     click.echo(f"{out}: threshold {meta.threshold:.6f}, metrics {meta.metrics}")
 

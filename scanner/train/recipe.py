@@ -23,7 +23,7 @@ from scanner.train import cells
 class TrainConfig:
     seed: int = 20261122
     n_per_class: int = 1200
-    n_calibration_per_class: int = 300
+    calibration_slips: int = 400
     epochs: int = 4
     batch_size: int = 256
     learning_rate: float = 4e-3
@@ -31,6 +31,7 @@ class TrainConfig:
     workers: int = 2  # processes generating cells
     target_error: float = 0.0
     calibration_fields: int = 20000
+    init_from: str | None = None  # torch weights (.pt) to continue from, with fresh cells (new seed)
 
 
 def _require_torch():
@@ -106,22 +107,50 @@ def logits_of(model, x: np.ndarray) -> np.ndarray:
                           for i in range(0, len(x), 1024)]).numpy()
 
 
-def calibrate(model, cfg: TrainConfig, log) -> tuple[float, float, dict]:
-    """Temperature and threshold from calibration fonts (never trained on)."""
-    xc, yc = build_cells(fonts.CALIBRATION, cfg.n_calibration_per_class, cfg.seed + 1, False, cfg.workers)
-    logits = logits_of(model, xc)
-    temperature = fit_temperature(logits, yc)
+def calibration_cells(cfg: TrainConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Cells the scanner cut from slips written in the calibration fonts (never trained on)."""
+    from scanner.template import load_template
+    from scanner.train.slipcells import slip_cells
+
+    return slip_cells(load_template("duplicat"), list(fonts.resolve(fonts.CALIBRATION).paths),
+                      cfg.calibration_slips, cfg.seed + 1)
+
+
+def calibrate_logits(logits: np.ndarray, labels: np.ndarray, cfg: TrainConfig, log) -> tuple[float, float, dict]:
+    """Temperature on the cells, then the field threshold on fields assembled from those cells."""
+    temperature = fit_temperature(logits, labels)
     probs = softmax(logits, temperature)
-    acc = float((probs.argmax(1) == yc).mean())
-    samples = simulate_fields(probs, yc, cells.CLASSES, cfg.calibration_fields, cfg.seed + 2)
+    acc = float((probs.argmax(1) == labels).mean())
+    samples = simulate_fields(probs, labels, cells.CLASSES, cfg.calibration_fields, cfg.seed + 2)
     threshold = choose_threshold(samples, cfg.target_error)
     accepted = [s for s in samples if s.confidence >= threshold]
-    metrics = {"calibration_char_accuracy": round(acc, 4),
+    metrics = {"calibration_cells": int(len(labels)),
+               "calibration_char_accuracy": round(acc, 4),
                "calibration_field_accuracy": round(float(np.mean([s.correct for s in samples])), 4),
                "calibration_fields_accepted": round(len(accepted) / len(samples), 4)}
     log(f"calibration: chars {acc:.4f}, temperature {temperature:.3f}, threshold {threshold:.6f}, "
         f"accepted {metrics['calibration_fields_accepted']:.3f}")
     return temperature, threshold, metrics
+
+
+def calibrate(model, cfg: TrainConfig, log) -> tuple[float, float, dict]:
+    xc, yc = calibration_cells(cfg)
+    return calibrate_logits(logits_of(model, xc), yc, cfg, log)
+
+
+def recalibrate(model_path: Path, cfg: TrainConfig = TrainConfig(), log=lambda s: None) -> ReaderMeta:
+    """Refit temperature and threshold of an exported model (no torch needed) and rewrite its sidecar."""
+    from scanner.reader import OnnxReader
+
+    reader = OnnxReader(model_path)
+    xc, yc = calibration_cells(cfg)
+    temperature, threshold, metrics = calibrate_logits(reader.logits(xc), yc, cfg, log)
+    meta = reader.meta
+    meta.temperature, meta.threshold, meta.target_error = temperature, threshold, cfg.target_error
+    meta.metrics.update(metrics)
+    meta.recipe["calibration"] = f"{cfg.calibration_slips} duplicate slips in the calibration fonts, seed {cfg.seed + 1}"
+    meta.save(meta_path(model_path))
+    return meta
 
 
 def real_digit_accuracy(model) -> float:
@@ -145,6 +174,8 @@ def train_reader(out: Path, cfg: TrainConfig = TrainConfig(), log=lambda s: None
     x, y = build_cells(fonts.TRAIN, cfg.n_per_class, cfg.seed, True, cfg.workers)
     log(f"{len(x)} training cells in {time.time() - t0:.0f} s")
     model = CharNet(len(cells.CLASSES))
+    if cfg.init_from:
+        model.load_state_dict(torch.load(cfg.init_from, map_location="cpu"))
     fit(model, x, y, cfg, cfg.epochs, cfg.learning_rate, log)
     return _finish(model, out, cfg, {"mode": "train"}, log, time.time() - t0)
 

@@ -1,7 +1,5 @@
-"""Shared fixtures: one reader and small helpers that render real slip images for the real scanner."""
+"""Shared fixtures of the scanner tests: the reader, the duplicate template, a writer unseen in training."""
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 import pytest
