@@ -33,7 +33,7 @@ from .models import Slip
 from .readcheck import FIELDS, ReadTally, field_value
 from .review import queue, resolve
 from .seating import read_seating
-from .simulation import RoundSlips, simulate_round
+from .simulation import MistakeDeck, RoundSlips, simulate_round
 from .slipimages import RenderedPage, render_round, truth_of
 from .store import Store, open_store
 from .tops import lexicon_of, retain_continuation
@@ -80,7 +80,7 @@ def _setup(store: Store, samples: Path, opts: DemoOptions) -> tuple[int, dict[st
         return game.id, spec, len(seats)
 
 
-def _play(store: Store, game_id: int, number: int, opts: DemoOptions) -> tuple[RoundSlips, str]:
+def _play(store: Store, game_id: int, number: int, opts: DemoOptions, deck: MistakeDeck) -> tuple[RoundSlips, str]:
     """Draw the round and have every player write a slip (the move generator's moves)."""
     with store.session() as s:
         game = get_game(s, game_id)
@@ -92,7 +92,7 @@ def _play(store: Store, game_id: int, number: int, opts: DemoOptions) -> tuple[R
         tables = [p.table_no for p in players(s, game)]
         rack = rnd.rack
     tops = [m for m in moves if moves and m.score == moves[0].score]
-    slips = simulate_round(number, tables, tops, moves, lexicon, random.Random(opts.seed * 1000 + number),
+    slips = simulate_round(number, tables, tops, moves, lexicon, random.Random(opts.seed * 1000 + number), deck,
                            opts.mistake_rate)
     return slips, rack
 
@@ -161,8 +161,9 @@ def run_demo(out: Path, samples: Path = SAMPLES, options: DemoOptions | None = N
     total = ReadTally()
     pages_all: dict[str, RenderedPage] = {}
     truth_log = []
+    deck = MistakeDeck(random.Random(opts.seed))
     for number in range(1, opts.rounds + 1):
-        slips, rack = _play(store, game_id, number, opts)
+        slips, rack = _play(store, game_id, number, opts, deck)
         pages = render_round(slips.slips, out / "scans", number, opts.seed, opts.per_page)
         pages_by_path = {str(p.path.resolve()): p for p in pages}
         pages_all.update(pages_by_path)
@@ -179,15 +180,15 @@ def run_demo(out: Path, samples: Path = SAMPLES, options: DemoOptions | None = N
             score, found = retain_continuation(s, game, get_round(s, game, number), "top", ACTOR)
             top = get_round(s, game, number).continuation
         yield f"round {number}: top {top} = {score}" + "".join(f"; equal top {t}" for t in found.equal_tops)
-        fixed = accepted = learned = 0
+        fixed = accepted = learned = stored = 0
         for _ in range(MAX_REVIEW_PASSES):
-            done = correct_round(store, game_id, number, ACTOR)
+            stored += correct_round(store, game_id, number, ACTOR).counts["changed"]
             c, a, n = _clear_queue(store, game_id, number, pages_by_path, learn)
             fixed, accepted, learned = fixed + c, accepted + a, learned + n
             if c + a == 0:
                 break
         yield (f"round {number}: review — {fixed} slips corrected from the image, {accepted} items accepted "
-               f"({learned} corrected fields kept for the reader); {done.counts['changed']} decisions stored; "
+               f"({learned} corrected fields kept for the reader); {stored} decisions stored; "
                f"no slip from tables: {', '.join(map(str, missing_tables(store, game_id, number))) or 'none'}")
         with store.session() as s:
             game = get_game(s, game_id)

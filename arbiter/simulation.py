@@ -112,14 +112,41 @@ def write_slip(table: int, round_no: int, play: Play, mistake: str | None, lexic
                      tuple(written["jokers"]), f"{position} {word}", mistake)
 
 
+class MistakeDeck:
+    """The mistakes to make, dealt like cards from a shuffled deck of every kind, so a short game
+    still meets each of them; a card the move cannot carry (no joker to leave unmarked) stays in
+    the deck for a later slip."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.cards: list[str] = []
+
+    def deal(self, play: Play) -> str:
+        possible = [c for c in self.cards if c != "unmarked_joker" or any(ch.islower() for ch in play.word)]
+        if not possible:
+            fresh = list(MISTAKES)
+            self.rng.shuffle(fresh)
+            self.cards = fresh + self.cards  # the cards still waiting are dealt first
+            return self.deal(play)
+        card = possible[-1]
+        self.cards.reverse()
+        self.cards.remove(card)  # the last copy: the deck is dealt from its end
+        self.cards.reverse()
+        return card
+
+
+DIFFICULTY = (0.15, 0.5, 1.0)  # a hard round, where one player alone finds the top (a solo, D 5.3.8)
+
+
 def simulate_round(round_no: int, tables: Sequence[int], tops: Sequence[Play], moves: Sequence[Play],
-                   lexicon: Lexicon, rng: random.Random, mistake_rate: float = 0.3) -> RoundSlips:
+                   lexicon: Lexicon, rng: random.Random, deck: MistakeDeck, mistake_rate: float = 0.3) -> RoundSlips:
     """Every player's slip for one round. `tops` and `moves` come from the move generator on the
     board before the round (best first)."""
     slips, missing = [], []
+    difficulty = rng.choice(DIFFICULTY)
     for table in tables:
-        play = _pick_move(tops, moves, player_strength(table, len(tables)), rng)
-        mistake = rng.choice(MISTAKES) if rng.random() < mistake_rate else None
+        play = _pick_move(tops, moves, difficulty * player_strength(table, len(tables)), rng)
+        mistake = deck.deal(play) if rng.random() < mistake_rate else None
         if mistake == "missing_slip":
             missing.append(table)
             continue
