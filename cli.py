@@ -277,14 +277,9 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
 
 
 def _correct(store, gid: int, number: int | None, actor: str, judge_output: Path | None) -> tuple[int, dict, int]:
-    from arbiter.games import get_game, get_round
-    from arbiter.judging import build_case, run_judge, store_judgement
+    from arbiter.correction import correct_round
 
-    with store.session() as s:
-        g = get_game(s, gid)
-        rnd = get_round(s, g, number)
-        case, held = build_case(s, g, rnd.number)
-        rno = rnd.number
+    output = source = None
     if judge_output is not None:
         try:
             output, source = json.loads(judge_output.read_text(encoding="utf-8")), str(judge_output)
@@ -292,15 +287,8 @@ def _correct(store, gid: int, number: int | None, actor: str, judge_output: Path
             from arbiter.errors import ReadingError
 
             raise ReadingError(f"{judge_output}: cannot read the judge output: {exc}") from exc
-    else:
-        output, source = run_judge(case), "fluturas judge"
-    with store.session() as s:
-        g = get_game(s, gid)
-        counts = store_judgement(s, g, output, actor, source)
-        rnd = get_round(s, g, rno)
-        if rnd.status == "open":
-            rnd.status = "corrected"
-    return rno, counts, held
+    done = correct_round(store, gid, number, actor, output, source or "fluturas judge")
+    return done.round, done.counts, done.held
 
 
 @round_.command("correct")
@@ -329,24 +317,15 @@ def round_correct(number, judge_output, db, game_id, actor) -> None:
 @_store_options
 def round_close(number, db, game_id, actor) -> None:
     """Close the round and print the announcements of D 5.3.7."""
-    from arbiter.announce import announce
-    from arbiter.audit import Change, record
-    from arbiter.errors import WorkflowError
+    from arbiter.correction import close_round
     from arbiter.games import get_game, get_round
 
     with _open(db).session() as s:
         g = get_game(s, game_id)
-        rnd = get_round(s, g, number)
-        if not rnd.continuation:
-            raise WorkflowError(f"round {rnd.number}: record the top first (`fluturas round set-top`)")
-        a = announce(s, g, rnd)
+        a = close_round(s, g, get_round(s, g, number), actor)
         if a.withheld:
             click.echo(f"(not announced: round {a.zero_round} tables {', '.join(map(str, a.withheld))} "
                        f"score 0 but wait in the review queue)", err=True)
-        if rnd.status != "closed":
-            record(s, actor, Change("round.close", "round", rnd.number, before={"status": rnd.status},
-                                    after={"status": "closed", "announcements": list(a.lines)}), g.id)
-            rnd.status = "closed"
     for line in a.lines:
         click.echo(line)
 
@@ -369,8 +348,11 @@ def _parse_fields(items) -> dict:
 
 @main.command()
 @click.option("--round", "number", type=int, help="Only this round.")
+@click.option("--samples", "learn", type=click.Path(path_type=Path), default=None,
+              help="Where each corrected field's cells and truth go for `fluturas reader finetune` "
+                   "(default: reader-samples/ beside the SQLite file, or in the current folder).")
 @_store_options
-def review(number, db, game_id, actor) -> None:
+def review(number, learn, db, game_id, actor) -> None:
     """Clear the review queue: for each slip, see the image, the reading and the decision; accept
     it (a), correct fields (c word=MODEL position=H4 ...), skip (s) or quit (q)."""
     from arbiter.errors import ReviewConflict, WorkflowError
@@ -378,6 +360,8 @@ def review(number, db, game_id, actor) -> None:
     from arbiter.review import queue, resolve
 
     store = _open(db)
+    if learn is None:
+        learn = (Path(db).parent if "://" not in db else Path(".")) / "reader-samples"
     with store.session() as s:
         gid = get_game(s, game_id).id
         items = queue(s, gid, number)
@@ -399,9 +383,9 @@ def review(number, db, game_id, actor) -> None:
         try:
             correction = _parse_fields(answer[1:].split()) if answer.startswith("c") else {}
             reason = click.prompt("  why", default="read from the slip image")
-            resolve(store, e.item_id, e.version, actor, correction, reason)
+            samples = resolve(store, e.item_id, e.version, actor, correction, reason, learn)
             cleared += 1
-            click.echo("  done")
+            click.echo("  done" + (f"; {len(samples)} corrected fields kept for the reader in {learn}" if samples else ""))
         except (ReviewConflict, WorkflowError, click.BadParameter, ValueError) as exc:
             click.echo(f"  not applied: {exc}")
     if cleared:
@@ -556,12 +540,16 @@ def export(out, slips_round, db, game_id, actor) -> None:
 
 @main.command()
 @click.option("--out", type=click.Path(path_type=Path), default=Path("out/demo"), show_default=True)
-def demo(out) -> None:
-    """Play the sample tournament end to end: game, seats, scanned slips, correction, sheet."""
-    from arbiter.demo import run_demo
+@click.option("--rounds", type=click.IntRange(1, 30), default=None, help="Rounds to play (default: samples/game.json).")
+@click.option("--reader", default="cnn", show_default=True, help="Handwriting reader for the scanned slips (cnn, tesseract).")
+def demo(out, rounds, reader) -> None:
+    """Play the sample tournament end to end: a simulated game, its slips rendered as scanned pages,
+    read by the scanner, corrected, reviewed, closed, and the sheet written."""
+    from arbiter.demo import DemoOptions, run_demo
 
-    for line in run_demo(out):
+    for line in run_demo(out, options=DemoOptions.from_sample(rounds=rounds, reader=reader)):
         click.echo(line)
+
 
 # --- correction -------------------------------------------------------------------------------
 

@@ -3,10 +3,15 @@
 Several arbiters clear the queue at once. Resolving is a conditional UPDATE on the item's
 `version` and state (compare-and-set, the same on SQLite and PostgreSQL): exactly one arbiter
 wins; the other gets ReviewConflict naming the winner, and the loser's proposed correction is
-written to the audit log (`review.conflict`), not applied, so nothing is lost or half-applied."""
+written to the audit log (`review.conflict`), not applied, so nothing is lost or half-applied.
+
+Every field an arbiter corrects is also a lesson for the reader (issue 5): with `learn` set, its
+cells and true text go to that folder (`arbiter.learning`) for `fluturas reader finetune`. That is
+done after the commit, so a slow re-scan never holds the store's lock."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select, update
@@ -34,6 +39,7 @@ class QueueEntry:
     content: dict[str, Any] | None
     confidence: float | None
     decision: dict[str, Any] | None
+    slip_id: int | None = None
 
 
 def queue(session: Session, game_id: int, round_number: int | None = None) -> list[QueueEntry]:
@@ -55,7 +61,7 @@ def queue(session: Session, game_id: int, round_number: int | None = None) -> li
                             "flags": row.flags}
         out.append(QueueEntry(item.id, item.version, number, item.table_no, item.kind, item.reason,
                               slip.source if slip else None, dict(slip.content) if slip else None,
-                              slip.confidence if slip else None, decision))
+                              slip.confidence if slip else None, decision, item.slip_id))
     return out
 
 
@@ -75,7 +81,18 @@ def _check_correction(correction: dict[str, Any]) -> None:
             raise WorkflowError(f"correction field {key}: expected a number, found {correction[key]!r}")
 
 
-def _apply(session: Session, item: ReviewItem, correction: dict[str, Any], actor: str, reason: str) -> None:
+@dataclass(frozen=True)
+class Lesson:
+    """What a corrected slip teaches the reader: its stored reading and the fields as they were."""
+
+    reading: dict[str, Any]
+    sha256: str
+    slip_index: int
+    before: dict[str, Any]
+    correction: dict[str, Any]
+
+
+def _apply(session: Session, item: ReviewItem, correction: dict[str, Any], actor: str, reason: str) -> Lesson:
     slip = session.get(Slip, item.slip_id) if item.slip_id else None
     if slip is None:
         raise WorkflowError(f"review item {item.id} has no slip to correct")
@@ -94,11 +111,13 @@ def _apply(session: Session, item: ReviewItem, correction: dict[str, Any], actor
     slip.content = content
     record(session, actor, Change("slip.correct", "slip", slip.id, before=before, after=content, reason=reason),
            slip.game_id)
+    return Lesson(dict(slip.reading or {}), slip.sha256, slip.slip_index, before, correction)
 
 
 def resolve(store: Store, item_id: int, expected_version: int, actor: str,
-            correction: dict[str, Any] | None = None, reason: str = "") -> None:
-    """Accept the item as it stands (no correction) or correct the slip's fields; one winner."""
+            correction: dict[str, Any] | None = None, reason: str = "", learn: Path | None = None) -> list[Path]:
+    """Accept the item as it stands (no correction) or correct the slip's fields; one winner.
+    Returns the reader samples written to `learn` (none without it)."""
     correction = dict(correction or {})
     _check_correction(correction)
     resolution = {"action": "correct" if correction else "accept", "correction": correction, "reason": reason}
@@ -109,15 +128,22 @@ def resolve(store: Store, item_id: int, expected_version: int, actor: str,
             .values(state="resolved", version=ReviewItem.version + 1, resolution=resolution,
                     resolved_by=actor, resolved_at=utcnow())
             .execution_options(synchronize_session=False)).rowcount == 1
+        lesson = None
         if won:
             item = session.get(ReviewItem, item_id)
             session.refresh(item)
             if correction:
-                _apply(session, item, correction, actor, reason or item.reason)
+                lesson = _apply(session, item, correction, actor, reason or item.reason)
             record(session, actor, Change("review.resolve", "review_item", item_id,
                                           before={"state": "open", "reason": item.reason},
                                           after=resolution, reason=reason or None), item.game_id)
-            return
+    if won:
+        if lesson is None or learn is None:
+            return []
+        from .learning import save_field_corrections
+
+        return save_field_corrections(learn, lesson.reading, lesson.sha256, lesson.slip_index, lesson.before,
+                                      lesson.correction)
     with store.session() as session:
         item = session.get(ReviewItem, item_id)
         if item is None:

@@ -54,9 +54,14 @@ def read_pages(path: Path, pdf_dpi: float = PDF_DPI) -> Iterator[Page]:
     if path.suffix.lower() == ".pdf":
         yield from _pdf_pages(path, pdf_dpi)
         return
-    ok, images = cv2.imreadmulti(str(path), flags=cv2.IMREAD_COLOR)
+    quiet = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # the error below says it once, clearly
+    try:
+        ok, images = cv2.imreadmulti(str(path), flags=cv2.IMREAD_COLOR)
+        single = None if ok and images else cv2.imread(str(path), cv2.IMREAD_COLOR)
+    finally:
+        cv2.utils.logging.setLogLevel(quiet)
     if not ok or not images:
-        single = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if single is None:
             raise ImageReadError(f"{path}: not a readable image (corrupt or unsupported format)")
         images = [single]

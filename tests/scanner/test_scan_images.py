@@ -85,10 +85,13 @@ def test_unknown_form_is_reported_not_misread(tmp_path, rng, style):
 def test_corrupt_file_gives_an_error_reading_and_the_batch_goes_on(tmp_path, duplicat, rng, style):
     bad = tmp_path / "a_corrupt.png"
     bad.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(200)))
+    bad_pdf = tmp_path / "c_corrupt.pdf"
+    bad_pdf.write_bytes(b"%PDF-1.7\n garbage")
     good = write(tmp_path / "b_good.png", render_page([render_slip(duplicat, VALUES, rng, style)], rng))
-    readings = _scan([bad, good])
+    readings = _scan([bad, good, bad_pdf])
     assert readings[0].error and "a_corrupt.png" in readings[0].error
     assert readings[1].template_id == "duplicat-v1"
+    assert readings[2].error and "c_corrupt.pdf" in readings[2].error
     out = tmp_path / "readings.jsonl"
     result = CliRunner().invoke(main, ["scan", str(bad), str(good), "--out", str(out)])
     assert result.exit_code == 1

@@ -1,0 +1,57 @@
+"""`round correct` and `round close` as functions, so the CLI and `fluturas demo` run the very same
+steps (the demo proves the workflow only if it takes the arbiter's path)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from .announce import Announcement, announce
+from .audit import Change, record
+from .errors import WorkflowError
+from .games import get_game, get_round
+from .judging import build_case, run_judge, store_judgement
+from .models import Game, Round
+from .store import Store
+
+
+@dataclass(frozen=True)
+class Corrected:
+    """One correction pass: the round, the judge's counts (changed, unchanged, flagged) and how many
+    slips were held back because their reading waits in the review queue."""
+
+    round: int
+    counts: dict[str, int]
+    held: int
+
+
+def correct_round(store: Store, game_id: int, number: int | None, actor: str,
+                  output: dict[str, Any] | None = None, source: str = "fluturas judge") -> Corrected:
+    """Judge the game up to the round (or store the judge `output` given) and keep the decisions."""
+    with store.session() as s:
+        game = get_game(s, game_id)
+        rnd = get_round(s, game, number)
+        case, held = build_case(s, game, rnd.number)
+        number = rnd.number
+    if output is None:
+        output = run_judge(case)  # outside any transaction: the judge takes seconds
+    with store.session() as s:
+        game = get_game(s, game_id)
+        counts = store_judgement(s, game, output, actor, source)
+        rnd = get_round(s, game, number)
+        if rnd.status == "open":
+            rnd.status = "corrected"
+    return Corrected(number, counts, held)
+
+
+def close_round(session: Session, game: Game, rnd: Round, actor: str) -> Announcement:
+    """Close the round and return its D 5.3.7 announcements (closing twice changes nothing)."""
+    if not rnd.continuation:
+        raise WorkflowError(f"round {rnd.number}: record the top first (`fluturas round set-top`)")
+    found = announce(session, game, rnd)
+    if rnd.status != "closed":
+        record(session, actor, Change("round.close", "round", rnd.number, before={"status": rnd.status},
+                                      after={"status": "closed", "announcements": list(found.lines)}), game.id)
+        rnd.status = "closed"
+    return found
