@@ -8,6 +8,7 @@ setup(
         Extension(
             "corrector._movegen",
             sources=["corrector/_movegen.c"],
+            depends=["corrector/_movegen_walk.h"],
             extra_compile_args=["-O3", "-std=c99"],
             optional=True,
         )

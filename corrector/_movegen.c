@@ -49,6 +49,7 @@ typedef struct {
     /* partial word, indexed by square along the line */
     uint8_t word[N + 16], wnew[N], wforced[N]; /* word: read 16 bytes at a time */
     uint8_t pref[N], pforced[N];
+    int kprefix; /* the word starts with pref[0..kprefix) on empty squares before the anchor */
     /* new tiles of the word being recorded */
     int n_new;
     uint8_t new_letter[N], new_off[N];
@@ -59,24 +60,6 @@ typedef struct {
     size_t n, cap;
     int oom;
 } Gen;
-
-/* Portable bit count: without -mpopcnt the builtin becomes a slow library call. */
-static inline uint32_t bit_count(uint64_t x) {
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (uint32_t)((x * 0x0101010101010101ULL) >> 56);
-}
-
-/* Edges are sorted by letter, so an edge's index is the count of smaller letters in the mask. */
-static inline uint32_t edge_of(const Gen *g, uint32_t node, int L) {
-    return g->start[node] + bit_count(g->mask[node] & (((uint64_t)1 << L) - 1));
-}
-
-static inline int32_t child_of(const Gen *g, uint32_t node, int L) {
-    if (!((g->mask[node] >> L) & 1u)) return -1;
-    return (int32_t)g->target[edge_of(g, node, L)];
-}
 
 static inline void take(Gen *g, int L) {
     if (--g->rack[L] == 0) g->rackmask &= ~((uint64_t)1 << L);
@@ -147,6 +130,15 @@ static inline void variant(Gen *g, const Rec *base, int32_t score, uint32_t jmas
 static void record(Gen *g, int s, int end, int main_sum, int wmul, int cross_total, int placed) {
     if (g->oom) return;
     int len = end - s;
+    /* the left part is only written out and scored for words that get recorded */
+    for (int i = 0, p = s; i < g->kprefix; i++, p++) {
+        int L = g->pref[i];
+        g->word[p] = (uint8_t)L;
+        g->wforced[p] = g->pforced[i];
+        g->wnew[p] = 1;
+        main_sum += g->values[L] * g->lm[p];
+        wmul *= g->wm[p];
+    }
     int n = 0;
     uint32_t news = 0, board_jokers = 0, forced_mask = 0;
     int forced = 0, fa = -1, fb = -1; /* letters of the (at most two) forced jokers */
@@ -261,163 +253,105 @@ static void record(Gen *g, int s, int end, int main_sum, int wmul, int cross_tot
         } else {                                                           \
             for (; a_; a_ &= a_ - 1) {                                     \
                 int L = __builtin_ctzll(a_);                               \
-                uint32_t child = t_[bit_count(m_ & (((uint64_t)1 << L) - 1))]; \
+                uint32_t child = t_[W(bit_count)(m_ & (((uint64_t)1 << L) - 1))]; \
                 body                                                       \
             }                                                              \
         }                                                                  \
     } while (0)
-
-static void expand(Gen *g, int pos, uint32_t node, uint64_t allowed, int main_sum, int wmul,
-                   int cross_total, int placed, int s);
-
-/* The word so far ends just before square `pos` at graph node `node`: take in the tiles already
- * on the board from `pos` on, record the word when it ends there, and go on with the group's
- * letters on the next empty square. */
-static inline void extend_right(Gen *g, int pos, uint32_t node, int main_sum, int wmul, int cross_total,
-                                int placed, int s) {
-    while (pos < N && g->cell[pos] >= 0) {
-        int L = g->cell[pos];
-        int32_t child = child_of(g, node, L);
-        if (child < 0) return;
-        g->word[pos] = (uint8_t)L;
-        g->wnew[pos] = 0;
-        if (!g->cell_joker[pos]) main_sum += g->values[L];
-        node = (uint32_t)child;
-        pos++;
-    }
-    if (pos > g->anchor && g->final[node]) record(g, s, pos, main_sum, wmul, cross_total, placed);
-    if (pos == N || placed == g->tiles) return;
-    uint64_t allowed = g->mask[node] & g->cross[pos] & (g->jokers ? g->all : g->rackmask);
-    if (allowed) expand(g, pos, node, allowed, main_sum, wmul, cross_total, placed, s);
-}
-
-/* Each allowed letter on the empty square `pos`. */
-static void expand(Gen *g, int pos, uint32_t node, uint64_t allowed, int main_sum, int wmul,
-                   int cross_total, int placed, int s) {
-    int lm = g->lm[pos], wm = g->wm[pos];
-    int hc = g->has_cross[pos], cs = g->cross_sum[pos];
-    g->wnew[pos] = 1;
-    FOR_CHILDREN(g, node, allowed, L, child, {
-        g->word[pos] = (uint8_t)L;
-        int v = g->values[L] * lm;
-        int ct = cross_total + (hc ? (cs + v) * wm : 0);
-        int j = place(g, L);
-        g->wforced[pos] = (uint8_t)j;
-        extend_right(g, pos + 1, child, main_sum + v, wmul * wm, ct, placed + 1, s);
-        unplace(g, L, j);
-    });
-}
-
-/* Left parts lie on empty squares that are not anchors, so they form no cross words. */
-static void left_part(Gen *g, int k, uint32_t node, int limit) {
-    int s = g->anchor - k, main_sum = 0, wmul = 1;
-    for (int i = 0; i < k; i++) {
-        int p = s + i;
-        g->word[p] = g->pref[i];
-        g->wforced[p] = g->pforced[i];
-        g->wnew[p] = 1;
-        main_sum += g->values[g->pref[i]] * g->lm[p];
-        wmul *= g->wm[p];
-    }
-    extend_right(g, g->anchor, node, main_sum, wmul, 0, k, s);
-    if (limit == 0) return;
-    uint64_t allowed = g->mask[node] & (g->jokers ? g->all : g->rackmask);
-    FOR_CHILDREN(g, node, allowed, L, child, {
-        g->pref[k] = (uint8_t)L;
-        int j = place(g, L);
-        g->pforced[k] = (uint8_t)j;
-        left_part(g, k + 1, child, limit - 1);
-        unplace(g, L, j);
-    });
-}
-
 static inline int sq_of(int horizontal, int line, int pos) {
     return horizontal ? line * N + pos : pos * N + line;
 }
 
-/* Cross-checks for moves along `horizontal`: which letters make a word with the tiles
- * above and below (or left and right) of each empty square, and those tiles' value. */
-static void cross_checks(Gen *g, int horizontal, uint64_t *cross, uint8_t *has, int32_t *sum) {
-    for (int line = 0; line < N; line++) {
-        for (int pos = 0; pos < N; pos++) {
-            int sq = sq_of(horizontal, line, pos);
-            cross[sq] = g->all;
-            has[sq] = 0;
-            sum[sq] = 0;
-            if (g->board[sq] >= 0) continue;
-            /* the perpendicular line is `pos`, position along it is `line` */
-            int a = line, b = line;
-            while (a > 0 && g->board[sq_of(!horizontal, pos, a - 1)] >= 0) a--;
-            while (b < N - 1 && g->board[sq_of(!horizontal, pos, b + 1)] >= 0) b++;
-            if (a == line && b == line) continue;
-            has[sq] = 1;
-            int32_t total = 0;
-            int32_t node = 0;
-            for (int q = a; q <= b; q++) {
-                int t = sq_of(!horizontal, pos, q);
-                if (q == line) continue;
-                if (!g->board_joker[t]) total += g->values[g->board[t]];
-            }
-            sum[sq] = total;
-            for (int q = a; q < line && node >= 0; q++) node = child_of(g, (uint32_t)node, g->board[sq_of(!horizontal, pos, q)]);
-            uint64_t m = 0;
-            if (node >= 0) {
-                for (uint32_t e = g->start[node]; e < g->start[node + 1]; e++) {
-                    int32_t n2 = (int32_t)g->target[e];
-                    for (int q = line + 1; q <= b && n2 >= 0; q++) n2 = child_of(g, (uint32_t)n2, g->board[sq_of(!horizontal, pos, q)]);
-                    if (n2 >= 0 && g->final[n2]) m |= (uint64_t)1 << g->letter[e];
-                }
-            }
-            cross[sq] = m;
-        }
-    }
+/* The search, twice on x86: with the POPCNT instruction (chosen at run time when the processor
+ * has it) and without (the portable build, a few shifts and masks per count). Elsewhere the
+ * compiler's builtin is the native instruction. */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__)) && \
+    !defined(MOVEGEN_PORTABLE_ONLY) /* -DMOVEGEN_PORTABLE_ONLY: build the portable copy alone */
+#define HAVE_POPCNT_VARIANT 1
+#endif
+
+static inline uint32_t soft_bit_count(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (uint32_t)((x * 0x0101010101010101ULL) >> 56);
 }
 
-static void generate_direction(Gen *g, int horizontal, const uint8_t *anchor_sq) {
-    uint64_t cross[SQ];
-    uint8_t has[SQ];
-    int32_t sum[SQ];
-    cross_checks(g, horizontal, cross, has, sum);
-    g->horizontal = horizontal;
-    for (int line = 0; line < N; line++) {
-        int any_anchor = 0;
-        g->line = line;
-        for (int pos = 0; pos < N; pos++) {
-            int sq = sq_of(horizontal, line, pos);
-            g->cell[pos] = g->board[sq];
-            g->cell_joker[pos] = g->board_joker[sq];
-            g->lm[pos] = g->lmult[sq];
-            g->wm[pos] = g->wmult[sq];
-            g->cross[pos] = cross[sq];
-            g->has_cross[pos] = has[sq];
-            g->cross_sum[pos] = sum[sq];
-            g->is_anchor[pos] = anchor_sq[sq];
-            any_anchor |= anchor_sq[sq];
-        }
-        if (!any_anchor) continue;
-        for (int a = 0; a < N; a++) {
-            if (!g->is_anchor[a]) continue;
-            g->anchor = a;
-            if (a > 0 && g->cell[a - 1] >= 0) {
-                int s = a - 1;
-                while (s > 0 && g->cell[s - 1] >= 0) s--;
-                int32_t node = 0;
-                int main_sum = 0;
-                for (int p = s; p < a && node >= 0; p++) {
-                    node = child_of(g, (uint32_t)node, g->cell[p]);
-                    g->word[p] = (uint8_t)g->cell[p];
-                    g->wnew[p] = 0;
-                    if (!g->cell_joker[p]) main_sum += g->values[g->cell[p]];
-                }
-                if (node >= 0) extend_right(g, a, (uint32_t)node, main_sum, 1, 0, 0, s);
-            } else {
-                int k = 0;
-                for (int p = a - 1; p >= 0 && g->cell[p] < 0 && !g->is_anchor[p]; p--) k++;
-                int limit = k < g->tiles - 1 ? k : g->tiles - 1;
-                left_part(g, 0, 0, limit < 0 ? 0 : limit);
-            }
-        }
+#define W(name) name##_portable
+#define WALK_ATTR
+#if defined(__GNUC__) && !defined(HAVE_POPCNT_VARIANT)
+#define BIT_COUNT(x) ((uint32_t)__builtin_popcountll(x))
+#else
+#define BIT_COUNT(x) soft_bit_count(x)
+#endif
+#include "_movegen_walk.h"
+#undef W
+#undef WALK_ATTR
+#undef BIT_COUNT
+
+#ifdef HAVE_POPCNT_VARIANT
+#define W(name) name##_popcnt
+#define WALK_ATTR __attribute__((target("popcnt")))
+#define BIT_COUNT(x) ((uint32_t)__builtin_popcountll(x))
+#include "_movegen_walk.h"
+#undef W
+#undef WALK_ATTR
+#undef BIT_COUNT
+#endif
+
+#ifdef HAVE_POPCNT_VARIANT
+static int use_popcnt;
+#endif
+
+/* The records, handed to Python without a copy: an object that owns the generator's buffer and
+ * exposes it read-only through the buffer protocol (numpy.frombuffer keeps it alive). */
+typedef struct {
+    PyObject_HEAD
+    Rec *buf;
+    Py_ssize_t len; /* bytes */
+} Records;
+
+static void records_dealloc(PyObject *self) {
+    free(((Records *)self)->buf);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static int records_getbuffer(PyObject *self, Py_buffer *view, int flags) {
+    static char empty[1];
+    Records *r = (Records *)self;
+    return PyBuffer_FillInfo(view, self, r->buf ? (void *)r->buf : (void *)empty, r->len, 1, flags);
+}
+
+static Py_ssize_t records_length(PyObject *self) {
+    return ((Records *)self)->len / (Py_ssize_t)sizeof(Rec);
+}
+
+static PyBufferProcs records_buffer = {records_getbuffer, NULL};
+static PySequenceMethods records_sequence = {records_length};
+
+static PyTypeObject RecordsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "corrector._movegen.Records",
+    .tp_basicsize = sizeof(Records),
+    .tp_dealloc = records_dealloc,
+    .tp_as_sequence = &records_sequence,
+    .tp_as_buffer = &records_buffer,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Move records (corrector.movegen.RECORD), read through the buffer protocol.",
+};
+
+/* Takes over g->out (shrunk to its records). */
+static PyObject *records_new(Gen *g) {
+    Records *r = PyObject_New(Records, &RecordsType);
+    if (!r) return NULL;
+    r->buf = g->out;
+    r->len = (Py_ssize_t)(g->n * sizeof(Rec));
+    g->out = NULL;
+    if (r->buf && g->n < g->cap) {
+        Rec *p = (Rec *)realloc(r->buf, g->n ? g->n * sizeof(Rec) : 1);
+        if (p) r->buf = p;
     }
+    return (PyObject *)r;
 }
 
 static int need(Py_buffer *b, Py_ssize_t len, const char *name) {
@@ -485,12 +419,20 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
                 anchor_sq[sq] = (uint8_t)a;
             }
         Py_BEGIN_ALLOW_THREADS
-        generate_direction(g, 1, anchor_sq);
-        generate_direction(g, 0, anchor_sq);
+#ifdef HAVE_POPCNT_VARIANT
+        if (use_popcnt) {
+            generate_direction_popcnt(g, 1, anchor_sq);
+            generate_direction_popcnt(g, 0, anchor_sq);
+        } else
+#endif
+        {
+            generate_direction_portable(g, 1, anchor_sq);
+            generate_direction_portable(g, 0, anchor_sq);
+        }
         Py_END_ALLOW_THREADS
         if (g->oom) { PyErr_NoMemory(); goto done; }
     }
-    result = PyBytes_FromStringAndSize((const char *)g->out, (Py_ssize_t)(g->n * sizeof(Rec)));
+    result = records_new(g);
 done:
     if (g) { free(g->out); free(g); }
     for (size_t i = 0; i < sizeof(all_bufs) / sizeof(all_bufs[0]); i++) PyBuffer_Release(all_bufs[i]);
@@ -498,7 +440,7 @@ done:
 }
 
 static PyMethodDef methods[] = {
-    {"generate", py_generate, METH_VARARGS, "All moves as packed records (see corrector.movegen.RECORD)."},
+    {"generate", py_generate, METH_VARARGS, "All moves as packed records (see corrector.movegen.RECORD), in a buffer object."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -509,5 +451,10 @@ PyMODINIT_FUNC PyInit__movegen(void) {
         PyErr_SetString(PyExc_ImportError, "unexpected record layout");
         return NULL;
     }
+    if (PyType_Ready(&RecordsType) < 0) return NULL;
+#ifdef HAVE_POPCNT_VARIANT
+    __builtin_cpu_init();
+    use_popcnt = __builtin_cpu_supports("popcnt") ? 1 : 0;
+#endif
     return PyModule_Create(&module);
 }
