@@ -164,12 +164,13 @@ def finetune_demo(args) -> int:
                      for r, name, truth in reviewed if not r.fields[name].accepted)
         print(f"arbiter corrections stored: {stored} fields from {args.slips} slips of one hand")
         tuned = Path(tmp) / "tuned.onnx"
-        finetune_reader(base, samples, tuned, TrainConfig(), log=lambda s: None)
+        finetune_reader(base, samples, tuned, TrainConfig(calibration_slips=100), log=lambda s: None)
+        tuned_reader = OnnxReader(tuned)
         before = run(args, reader, t, hand, args.seed + 1, args.slips, real_share_pages=False)
-        after = run(args, OnnxReader(tuned), t, hand, args.seed + 1, args.slips, real_share_pages=False)
-    for label, (tally, secs, _) in (("base", before), ("fine-tuned", after)):
+        after = run(args, tuned_reader, t, hand, args.seed + 1, args.slips, real_share_pages=False)
+    for label, (tally, secs, _), thr in (("base", before, reader.threshold), ("fine-tuned", after, tuned_reader.threshold)):
         print(f"--- {label} model, new slips of the same hand")
-        _report(tally, secs, float("nan"), args)
+        _report(tally, secs, thr, args)
     return 0
 
 

@@ -64,6 +64,10 @@ def scan_page(page: Page, reader: Reader, reader_name: str, templates: tuple[Tem
     scale = min(1.0, DETECT_MAX_SIDE / max(gray.shape))
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
     found = find_slips(small, templates)
+    if found.orphans and scale < 1:  # a slip lost a marker at reduced size: look again at full size
+        retry = find_slips(gray, templates)
+        if len(retry.slips) > len(found.slips):
+            found, scale = retry, 1.0
     out: list[Reading] = []
     to_page = np.diag([1 / scale, 1 / scale, 1.0])
     for k, loc in enumerate(found.slips):
