@@ -129,16 +129,18 @@ def game() -> None:
 @click.option("--rules", default="ro", show_default=True, help="Rule pack.")
 @click.option("--words", type=click.Path(path_type=Path), help="Word list file (its sha256 is stored).")
 @click.option("--venue", help="Venue, for a simultaneous game.")
-@click.option("--seed", type=int, help="Seed of `round draw` (default: a random one, stored).")
+@click.option("--seed", type=int, help="Seed of `round draw` / `round groups --draw` (default: a random one, stored).")
+@click.option("--type", "kind", type=click.Choice(["duplicate", "anticipation"]), default="duplicate", show_default=True,
+              help="Duplicate (one shared board) or anticipation (RULES.md §7: each player's own board).")
 @_store_options
-def game_new(tournament, name, variant, category, rules, words, venue, seed, db, game_id, actor) -> None:
-    """Start a game: tournament, variant, category, rule pack and word list."""
+def game_new(tournament, name, variant, category, rules, words, venue, seed, kind, db, game_id, actor) -> None:
+    """Start a game: tournament, type, variant, category, rule pack and word list."""
     from arbiter.games import GameSpec, new_game
 
     store = _open(db)
     with store.session() as s:
-        g = new_game(s, GameSpec(tournament, name, variant, category, rules, words, venue, seed), actor)
-        click.echo(f"game {g.id}: {tournament} — {name} ({variant}, {category}, rules {rules}"
+        g = new_game(s, GameSpec(tournament, name, variant, category, rules, words, venue, seed, kind), actor)
+        click.echo(f"game {g.id}: {tournament} — {name} ({kind}, {variant}, {category}, rules {rules}"
                    f"{', words ' + g.wordlist_label + ' sha256 ' + g.wordlist_sha256[:12] if g.wordlist_sha256 else ''})")
 
 
@@ -152,7 +154,7 @@ def game_list(db, game_id, actor) -> None:
 
     with _open(db).session() as s:
         for g in s.scalars(select(Game).order_by(Game.id)):
-            click.echo(f"{g.id:>4}  {g.name:<24} {g.variant:<10} {g.category:<7} {g.status:<12} rounds {len(g.rounds)}")
+            click.echo(f"{g.id:>4}  {g.name:<24} {g.kind:<12} {g.variant:<10} {g.category:<7} {g.status:<12} rounds {len(g.rounds)}")
 
 
 @main.group()
@@ -186,10 +188,12 @@ def round_() -> None:
 def round_draw(db, game_id, actor) -> None:
     """Draw the next group by RULES.md §5 (the game master, from the game's seed)."""
     from arbiter.draw import draw_round
-    from arbiter.games import get_game
+    from arbiter.games import get_game, require_kind
 
     with _open(db).session() as s:
-        rnd, lines = draw_round(s, get_game(s, game_id), actor)
+        g = get_game(s, game_id)
+        require_kind(g, "duplicate", "round draw")
+        rnd, lines = draw_round(s, g, actor)
         click.echo(f"round {rnd.number}: group {rnd.rack}")
     for line in lines:
         click.echo(f"  {line}")
@@ -202,10 +206,12 @@ def round_draw(db, game_id, actor) -> None:
 @_store_options
 def round_set_rack(letters, number, reason, db, game_id, actor) -> None:
     """Enter the group drawn from a physical bag ('?' is a joker)."""
-    from arbiter.games import get_game, set_rack
+    from arbiter.games import get_game, require_kind, set_rack
 
     with _open(db).session() as s:
-        rnd = set_rack(s, get_game(s, game_id), letters, actor, number, reason=reason)
+        g = get_game(s, game_id)
+        require_kind(g, "duplicate", "round set-rack")
+        rnd = set_rack(s, g, letters, actor, number, reason=reason)
         click.echo(f"round {rnd.number}: group {rnd.rack}")
 
 
@@ -216,11 +222,12 @@ def round_set_rack(letters, number, reason, db, game_id, actor) -> None:
 def round_set_top(move, number, db, game_id, actor) -> None:
     """Record the continuation: the game master's choice among the tops (default), or the
     arbiter's move ("H4 MODEL", jokers lowercase). Lists every equal top and the flags."""
-    from arbiter.games import get_game, get_round
+    from arbiter.games import get_game, get_round, require_kind
     from arbiter.tops import retain_continuation
 
     with _open(db).session() as s:
         g = get_game(s, game_id)
+        require_kind(g, "duplicate", "round set-top")
         rnd = get_round(s, g, number)
         score, found = retain_continuation(s, g, rnd, move, actor)
         click.echo(f"round {rnd.number}: continuation {rnd.continuation} = {score} points "
@@ -229,6 +236,55 @@ def round_set_top(move, number, db, game_id, actor) -> None:
             click.echo(f"  equal top: {other}")
         for flag in found.flags:
             click.echo(f"  {flag}")
+
+
+@round_.command("groups")
+@click.option("--draw", "draw", is_flag=True, help="Draw the 15 groups from the game's seed (A 5.2.d–e).")
+@click.option("--set", "entered", help="The arbiter's 15 groups, comma-separated, group 1 first ('?' = joker).")
+@click.option("--reason", help="Why (kept in the audit log).")
+@_store_options
+def round_groups(draw, entered, reason, db, game_id, actor) -> None:
+    """Anticipation: set the game's 15 groups, drawn or entered (RULES.md §7, A 5.2)."""
+    from arbiter.anticipation.letters import set_groups
+    from arbiter.errors import WorkflowError
+    from arbiter.games import get_game
+
+    if draw == (entered is not None):
+        raise WorkflowError("choose --draw or --set GROUPS")
+    texts = None if draw else [t.strip() for t in entered.split(",")]
+    with _open(db).session() as s:
+        done = set_groups(s, get_game(s, game_id), actor, texts, reason)
+    for number, letters in enumerate(done.groups, start=1):
+        click.echo(f"group {number:>2}: {letters}")
+    for note in done.notes:
+        click.echo(f"  {note}")
+
+
+@round_.command("order")
+@click.option("--draw", "draw", is_flag=True, help="Draw the round→group order by lot from the game's seed (A 5.3).")
+@click.option("--through", type=int, help="With --draw: lay out only the first N rounds (the same the full draw gives).")
+@click.option("--set", "entered", help="The 7-letter group of each round so far, e.g. '7,3,12' (extend it as lots come out).")
+@click.option("--reason", help="Why (kept in the audit log).")
+@_store_options
+def round_order(draw, through, entered, reason, db, game_id, actor) -> None:
+    """Anticipation: the group each round plays (round 1 also plays group 1); lays out the rounds."""
+    from arbiter.anticipation.letters import round_letters, set_order
+    from arbiter.errors import WorkflowError
+    from arbiter.games import get_game
+
+    if draw == (entered is not None):
+        raise WorkflowError("choose --draw or --set ORDER")
+    try:
+        numbers = None if draw else [int(t) for t in entered.split(",") if t.strip()]
+    except ValueError as exc:
+        raise click.BadParameter(f"{entered!r}: expected group numbers separated by commas") from exc
+    with _open(db).session() as s:
+        g = get_game(s, game_id)
+        order = set_order(s, g, actor, numbers, through, reason)
+        lines = [f"round {n:>2}: group {'1 + ' if n == 1 else ''}{group}  {round_letters(g, n)}"
+                 for n, group in enumerate(order, start=1)]
+    for line in lines:  # printed once stored: a closed pipe cannot undo the order
+        click.echo(line)
 
 
 @round_.command("scan")
@@ -248,8 +304,14 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
     store = _open(db)
     with store.session() as s:
         g = get_game(s, game_id)
-        rnd = get_round(s, g, number)
-        gid, rno = g.id, rnd.number
+        if g.kind == "anticipation":
+            gid = g.id
+        else:
+            rnd = get_round(s, g, number)
+            gid, rno = g.id, rnd.number
+    if g.kind == "anticipation":
+        _scan_anticipation(store, gid, paths, number, keep, actor)
+        return
 
     def choose(old, new):
         if keep != "ask":
@@ -274,6 +336,32 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
     missing = missing_tables(store, gid, rno)
     if missing:
         click.echo(f"no slip yet for tables: {', '.join(map(str, missing))}")
+
+
+def _scan_anticipation(store, gid: int, paths, number: int | None, keep: str, actor: str) -> None:
+    """Typed anticipation slips (arbiter/anticipation/slips.py): each filed in its own round."""
+    from arbiter.anticipation.slips import collect_anticipation_readings, file_anticipation_slips
+    from arbiter.ingest import missing_tables
+
+    def choose(old, new):
+        if keep != "ask":
+            return keep
+        click.echo(f"\ntable {old.table_no} already has a slip this round: {json.dumps(old.content, ensure_ascii=False)}")
+        click.echo(f"new slip: {json.dumps(new.content(), ensure_ascii=False)}")
+        return click.prompt("keep which", type=click.Choice(["old", "new"]))
+
+    readings = collect_anticipation_readings(paths)
+    filed = file_anticipation_slips(store, gid, readings, actor, choose, number)
+    counts: dict[str, int] = {}
+    for f in filed:
+        counts[f.outcome] = counts.get(f.outcome, 0) + 1
+        if f.review:
+            click.echo(f"  review: {f.source} — {'; '.join(f.review)}")
+    click.echo(", ".join(f"{v} {k}" for k, v in sorted(counts.items())) + f" ({len(readings)} slips)")
+    for rno in sorted({r.round for r in readings} if number is None else {number}):
+        missing = missing_tables(store, gid, rno)
+        if missing:
+            click.echo(f"round {rno}: no slip yet for tables: {', '.join(map(str, missing))}")
 
 
 def _correct(store, gid: int, number: int | None, actor: str, judge_output: Path | None) -> tuple[int, dict, int]:

@@ -28,7 +28,18 @@ class Corrected:
 
 def correct_round(store: Store, game_id: int, number: int | None, actor: str,
                   output: dict[str, Any] | None = None, source: str = "fluturas judge") -> Corrected:
-    """Judge the game up to the round (or store the judge `output` given) and keep the decisions."""
+    """Judge the game up to the round (or store the judge `output` given) and keep the decisions.
+    An anticipation game is corrected by its own corrector (RULES.md §7), never by the duplicate judge."""
+    with store.session() as s:
+        game = get_game(s, game_id)
+        anticipation = game.kind == "anticipation"
+    if anticipation:
+        if output is not None:
+            raise WorkflowError("an anticipation game is corrected from its slips; --judge-output is for duplicate games")
+        from .anticipation.correction import correct_anticipation
+
+        number, counts, held = correct_anticipation(store, game_id, number, actor)
+        return Corrected(number, counts, held)
     with store.session() as s:
         game = get_game(s, game_id)
         rnd = get_round(s, game, number)
@@ -46,7 +57,14 @@ def correct_round(store: Store, game_id: int, number: int | None, actor: str,
 
 
 def close_round(session: Session, game: Game, rnd: Round, actor: str) -> Announcement:
-    """Close the round and return its D 5.3.7 announcements (closing twice changes nothing)."""
+    """Close the round and return its D 5.3.7 announcements (closing twice changes nothing).
+    An anticipation round has no shared board, hence no continuation and nothing to announce."""
+    if game.kind == "anticipation":
+        if rnd.status != "closed":
+            record(session, actor, Change("round.close", "round", rnd.number, before={"status": rnd.status},
+                                          after={"status": "closed"}), game.id)
+            rnd.status = "closed"
+        return Announcement(rnd.number, None, ())
     if not rnd.continuation:
         raise WorkflowError(f"round {rnd.number}: record the top first (`fluturas round set-top`)")
     found = announce(session, game, rnd)

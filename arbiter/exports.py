@@ -199,6 +199,10 @@ def _finish(ws, widths: list[int]) -> None:
 
 
 def write_xlsx(session: Session, game: Game, path: Path) -> Path:
+    if game.kind == "anticipation":  # one board per player: its own layout (RULES.md §7)
+        from .anticipation.sheet import write_anticipation_xlsx
+
+        return write_anticipation_xlsx(session, game, path)
     data = gather(session, game)
     book = Workbook()
     _sheet_arbitration(book, data)

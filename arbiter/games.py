@@ -24,6 +24,9 @@ from .models import Game, Player, Round, Tournament
 from .seating import Seat
 
 VARIANTS = ("classic", "completiv", "super_joker", "eliptic", "metagrama", "top", "tactic")  # docs/judge.md
+# docs/anticipation.md; the blind variant (A 8.4) needs each player's own groups, not stored yet
+ANTICIPATION_VARIANTS = ("classic", "avocalic", "scrabble_endurance", "scrabble_total")
+KINDS = ("duplicate", "anticipation")
 CATEGORIES = ("senior", "youth")
 
 
@@ -38,7 +41,8 @@ class GameSpec:
     rules: str = "ro"
     wordlist: Path | None = None
     venue: str | None = None
-    seed: int | None = None  # for `round draw`; a random one when not given
+    seed: int | None = None  # for `round draw` / `round groups --draw`; a random one when not given
+    kind: str = "duplicate"  # or "anticipation" (RULES.md §7)
 
 
 def file_sha256(path: Path) -> str:
@@ -50,8 +54,11 @@ def file_sha256(path: Path) -> str:
 
 
 def new_game(session: Session, spec: GameSpec, actor: str) -> Game:
-    if spec.variant not in VARIANTS:
-        raise WorkflowError(f"variant {spec.variant!r}: expected one of {', '.join(VARIANTS)}")
+    if spec.kind not in KINDS:
+        raise WorkflowError(f"type {spec.kind!r}: expected one of {', '.join(KINDS)}")
+    allowed = ANTICIPATION_VARIANTS if spec.kind == "anticipation" else VARIANTS
+    if spec.variant not in allowed:
+        raise WorkflowError(f"{spec.kind} variant {spec.variant!r}: expected one of {', '.join(allowed)}")
     if spec.category not in CATEGORIES:
         raise WorkflowError(f"category {spec.category!r}: expected senior or youth")
     load_pack(spec.rules)  # an unknown pack fails here, before anything is stored
@@ -67,12 +74,19 @@ def new_game(session: Session, spec: GameSpec, actor: str) -> Game:
         session.flush()
         record(session, actor, Change("tournament.new", "tournament", tournament.id, after=snapshot(tournament)))
     seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
-    game = Game(tournament_id=tournament.id, name=spec.name, variant=spec.variant, category=spec.category,
+    game = Game(tournament_id=tournament.id, name=spec.name, kind=spec.kind, variant=spec.variant, category=spec.category,
                 rules=spec.rules, wordlist_label=label, wordlist_sha256=sha, wordlist_path=path, draw_seed=seed)
     session.add(game)
     session.flush()
     record(session, actor, Change("game.new", "game", game.id, after=snapshot(game)), game.id)
     return game
+
+
+def require_kind(game: Game, kind: str, command: str) -> None:
+    """A command of one kind of game run on the other is refused before it touches anything:
+    a duplicate round has one shared board, an anticipation round one board per player."""
+    if game.kind != kind:
+        raise WorkflowError(f"game {game.id} is of type {game.kind}: `{command}` is for {kind} games")
 
 
 def get_game(session: Session, game_id: int | None = None) -> Game:

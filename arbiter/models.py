@@ -30,7 +30,9 @@ class Tournament(Base):
 
 
 class Game(Base):
-    """One duplicate game: its rule pack, variant, category and word list (label + sha256)."""
+    """One game, duplicate or anticipation (`kind`): its rule pack, variant, category and word list
+    (label + sha256). An anticipation game also holds its 15 groups and the round→group order
+    (RULES.md §7, A 5.2–5.3); a duplicate game leaves them empty."""
 
     __tablename__ = "game"
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -44,6 +46,8 @@ class Game(Base):
     wordlist_sha256: Mapped[str | None] = mapped_column(String(64))
     wordlist_path: Mapped[str | None] = mapped_column(Text)
     draw_seed: Mapped[int | None] = mapped_column(Integer)  # `round draw` replays the game master from it
+    groups: Mapped[list[Any] | None] = mapped_column(JSON)  # anticipation: group 1 first, letters as text
+    group_order: Mapped[list[Any] | None] = mapped_column(JSON)  # anticipation: 7-letter group of round r at r-1
     status: Mapped[str] = mapped_column(String(20), default="running")
     appeal_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     top_total: Mapped[int | None] = mapped_column(Integer)
@@ -132,6 +136,7 @@ class Decision(Base):
     flags: Mapped[list[Any]] = mapped_column(JSON, default=list)
     solo: Mapped[bool] = mapped_column(Boolean, default=False)
     on_appeal: Mapped[bool] = mapped_column(Boolean, default=False)
+    moves: Mapped[list[Any] | None] = mapped_column(JSON)  # anticipation: each move's ruling (one or two)
     version: Mapped[int] = mapped_column(Integer, default=1)
     __mapper_args__ = {"version_id_col": version}
 
@@ -152,6 +157,7 @@ class Standing(Base):
     eliminated: Mapped[bool] = mapped_column(Boolean, default=False)
     rank: Mapped[int | None] = mapped_column(Integer)
     percent_of_top: Mapped[float | None] = mapped_column(Float)
+    detail: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # anticipation: points of moves, penalties, warnings
 
 
 class Sanction(Base):

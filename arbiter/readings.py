@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -153,8 +154,12 @@ def _qr_table(qr: Any) -> int | None:
     return int(parts["table"]) if parts.get("table", "").isdigit() else None
 
 
-def read_readings_file(path: Path, threshold: float) -> list[SlipReading]:
-    """A .jsonl (one record a line) or .json (one record or a list) file of readings."""
+Parser = Callable[[Any, str, float, "Path | None"], SlipReading]
+
+
+def read_readings_file(path: Path, threshold: float, parse: Parser = parse_reading) -> list[SlipReading]:
+    """A .jsonl (one record a line) or .json (one record or a list) file of readings; `parse`
+    turns one record into a reading (an anticipation slip has its own form)."""
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
@@ -169,11 +174,11 @@ def read_readings_file(path: Path, threshold: float) -> list[SlipReading]:
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise ReadingError(f"{path}: line {number}: not JSON ({exc.msg}, column {exc.colno})") from exc
-            out.append(parse_reading(record, f"{path}: line {number}", threshold, base))
+            out.append(parse(record, f"{path}: line {number}", threshold, base))
         return out
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ReadingError(f"{path}: line {exc.lineno}: not JSON ({exc.msg})") from exc
     records = data if isinstance(data, list) else [data]
-    return [parse_reading(r, f"{path}: record {i + 1}", threshold, base) for i, r in enumerate(records)]
+    return [parse(r, f"{path}: record {i + 1}", threshold, base) for i, r in enumerate(records)]

@@ -1,0 +1,142 @@
+"""The arbitration sheet of an anticipation game (RULES.md §7): one row per player, and for each
+round the moves as written with their current scores and the round's points; cell notes give
+what the numbers alone hide — a cancellation ("Anulez turul X") and what it did to later moves,
+a penalty and its A 6.3 cap, a warning (counted or waived, A 6.2), a "Verificare" answer. Then
+the totals (A 6.4) and the place (A 6.6).
+
+Everything is read from the stored decisions and standings (`anticipation.correction`), never
+recomputed, so the sheet says what the store says."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from openpyxl import Workbook
+from openpyxl.comments import Comment
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+from sqlalchemy.orm import Session
+
+from ..exports import _finish, _sheet_review_log, gather
+from ..models import Decision, Game
+
+FIRST_ROUND_COL = 3  # after Masa, Nume
+TAIL = ("Depuneri", "Penalizări", "Avertismente", "Disciplinar", "Total", "Loc")
+# One colour per kind of round cell, in the order that wins when several apply.
+FILLS = {
+    "revised": ("BDD7EE", "depunere anulată sau recalculată după «Anulez turul» / cancelled or rescored"),
+    "penalty": ("F8CBAD", "penalizare tehnică (plafon A 6.3) / technical penalty"),
+    "zero": ("FFC7CE", "0 puncte în tur / no points this round"),
+    "warning": ("FFEB9C", "avertisment / warning"),
+}
+
+
+@dataclass(frozen=True)
+class RoundCells:
+    moves: str
+    points: int | None
+    kind: str | None
+    note: str
+
+
+def _move_text(m: dict[str, Any]) -> str:
+    what = m.get("move") or m.get("as_written") or m.get("written") or "?"
+    mark = "" if m["status"] in ("VALID", "PENALISED") else f" ({m['status'].lower()})"
+    return f"{what} {m['score']}{mark}"
+
+
+def round_cells(d: Decision | None) -> RoundCells:
+    """What one player's round shows: the moves, the points, the colour and the note."""
+    if d is None:
+        return RoundCells("", None, None, "")
+    moves = d.moves or []
+    notes: list[str] = []
+    for m in moves:
+        line = f"{m['slot']}) g{m['group']}: {m['explain']}"
+        for r in m["revisions"]:
+            line += (f"\n   turul {r['at_round']} anulează turul {r['cancelled_round']}: {r['outcome']} "
+                     f"{r['old_score']}→{r['new_score']}" + (f" ({r['reason']})" if r["reason"] else "")
+                     + (f", dispar {', '.join(r['words_gone'])}" if r["words_gone"] else ""))
+        if m["penalty_points"]:
+            line += f"\n   penalizare {m['penalty']}: −{m['penalty_points']} (plafon A 6.3: {m['penalty_cap']})"
+        notes.append(line)
+    if d.warning:
+        notes.append(f"avertisment: {d.warning} (art. {', '.join(d.articles)})")
+    explanation = (d.explanation or {}).get("ro", "")
+    extra = [p for p in explanation.split("; ") if p.startswith(("Anulez", "Verificare"))]
+    notes += extra
+    quiet = ("played", "missing")  # a missing slip says itself: "—" and 0
+    if d.status not in quiet:
+        notes.insert(0, d.status)
+    kind = ("revised" if any(m["revisions"] for m in moves) else "penalty" if d.penalty
+            else "zero" if d.credited == 0 else "warning" if d.warning else None)
+    show = (bool(moves) and bool(kind or extra)) or d.status not in quiet
+    return RoundCells(" · ".join(_move_text(m) for m in moves) or ("—" if d.status == "missing" else d.status),
+                      d.credited, kind, "\n".join(notes) if show else "")
+
+
+def write_anticipation_xlsx(session: Session, game: Game, path: Path) -> Path:
+    data = gather(session, game)
+    book = Workbook()
+    ws = book.active
+    ws.title = "Anticipație"
+    ws["A1"] = f"{data.tournament.name} — {game.name} (anticipație, {game.variant}, reguli {game.rules})"
+    ws["A1"].font = Font(bold=True, size=13)
+    ws["A2"] = f"Listă de cuvinte: {game.wordlist_label or '-'} sha256 {game.wordlist_sha256 or '-'} · stare: {game.status}"
+    headers = ["Masa", "Nume"]
+    for r in data.rounds:
+        headers += [f"T{r.number}", f"T{r.number} pct"]
+    ws.append(headers + list(TAIL))
+    header_row = ws.max_row
+    ws.append(["", "grupa"] + [x for r in data.rounds for x in (r.rack, None)] + [None] * len(TAIL))
+    for row in ws.iter_rows(min_row=header_row, max_row=header_row + 1):
+        for cell in row:
+            cell.font = Font(bold=True)
+            cell.alignment = Alignment(horizontal="center")
+    for prow in data.rows:
+        values: list[Any] = [prow.player.table_no, prow.player.name]
+        cells = [round_cells(prow.cells.get(r.number)) for r in data.rounds]
+        for c in cells:
+            values += [c.moves, c.points]
+        s = prow.standing
+        detail = (s.detail or {}) if s else {}
+        values += ([detail.get("moves_total"), detail.get("penalty_total"), detail.get("warning_cost"),
+                    detail.get("disciplinary_deduction"), s.total, "elim." if s.eliminated else s.rank]
+                   if s else [None] * len(TAIL))
+        ws.append(values)
+        r = ws.max_row
+        for i, c in enumerate(cells):
+            cell = ws.cell(row=r, column=FIRST_ROUND_COL + 2 * i)
+            if c.kind:
+                cell.fill = PatternFill("solid", fgColor=FILLS[c.kind][0])
+            if c.note:
+                cell.comment = Comment(c.note, "fluturas", width=360, height=160)
+    legend = ws.max_row + 2
+    for i, (colour, label) in enumerate(FILLS.values()):
+        ws.cell(row=legend + i, column=2, value=label).fill = PatternFill("solid", fgColor=colour)
+    ws.freeze_panes = ws.cell(row=header_row + 2, column=FIRST_ROUND_COL)
+    widths = [6, 26] + [24, 6] * len(data.rounds) + [9, 11, 12, 11, 7, 6]
+    for i, width in enumerate(widths, start=1):
+        ws.column_dimensions[get_column_letter(i)].width = width
+    ws.print_title_rows = f"{header_row}:{header_row + 1}"
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    _sheet_groups(book, game)
+    _sheet_review_log(book, session, game)
+    book.save(path)
+    return path
+
+
+def _sheet_groups(book: Workbook, game: Game) -> None:
+    """The letters of the game: the 15 groups and which one each round played (A 5.2–5.3)."""
+    ws = book.create_sheet("Grupe")
+    ws.append(["Tur", "Grupa", "Litere"])
+    groups, order = list(game.groups or []), list(game.group_order or [])
+    for number, g in enumerate(order, start=1):
+        ws.append([number, f"1 + {g}" if number == 1 else g,
+                   f"{groups[0]} + {groups[g - 1]}" if number == 1 else groups[g - 1]])
+    ws.append([])
+    ws.append(["", "Toate grupele", " ".join(f"{i}:{g}" for i, g in enumerate(groups, start=1))])
+    _finish(ws, [5, 10, 60])
