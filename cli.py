@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -310,7 +311,7 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
             rnd = get_round(s, g, number)
             gid, rno = g.id, rnd.number
     if g.kind == "anticipation":
-        _scan_anticipation(store, gid, paths, number, keep, actor)
+        _scan_anticipation(store, gid, paths, number, threshold, keep, reader, actor)
         return
 
     def choose(old, new):
@@ -338,8 +339,9 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
         click.echo(f"no slip yet for tables: {', '.join(map(str, missing))}")
 
 
-def _scan_anticipation(store, gid: int, paths, number: int | None, keep: str, actor: str) -> None:
-    """Typed anticipation slips (arbiter/anticipation/slips.py): each filed in its own round."""
+def _scan_anticipation(store, gid: int, paths, number: int | None, threshold: float, keep: str, reader: str,
+                       actor: str) -> None:
+    """Anticipation slips, scanned or typed (arbiter/anticipation/slips.py): each filed in its own round."""
     from arbiter.anticipation.slips import collect_anticipation_readings, file_anticipation_slips
     from arbiter.ingest import missing_tables
 
@@ -350,7 +352,7 @@ def _scan_anticipation(store, gid: int, paths, number: int | None, keep: str, ac
         click.echo(f"new slip: {json.dumps(new.content(), ensure_ascii=False)}")
         return click.prompt("keep which", type=click.Choice(["old", "new"]))
 
-    readings = collect_anticipation_readings(paths)
+    readings = collect_anticipation_readings(paths, threshold, reader)
     filed = file_anticipation_slips(store, gid, readings, actor, choose, number)
     counts: dict[str, int] = {}
     for f in filed:
@@ -358,7 +360,7 @@ def _scan_anticipation(store, gid: int, paths, number: int | None, keep: str, ac
         if f.review:
             click.echo(f"  review: {f.source} — {'; '.join(f.review)}")
     click.echo(", ".join(f"{v} {k}" for k, v in sorted(counts.items())) + f" ({len(readings)} slips)")
-    for rno in sorted({r.round for r in readings} if number is None else {number}):
+    for rno in sorted({r.round for r in readings if r.round is not None} if number is None else {number}):
         missing = missing_tables(store, gid, rno)
         if missing:
             click.echo(f"round {rno}: no slip yet for tables: {', '.join(map(str, missing))}")
@@ -427,8 +429,16 @@ def _parse_fields(items) -> dict:
         key = key.strip().lower()
         if key == "jokers":
             out[key] = [int(v) for v in value.split(",") if v.strip()]
-        elif key in ("table", "round", "score"):
+        elif key in ("table", "round", "score", "total", "cancel_round"):
             out[key] = int(value) if value.strip() else None
+        elif key == "verify":
+            out[key] = value.strip().lower() in ("1", "true", "da", "yes")
+        elif key in ("moves", "verify_words"):  # an anticipation slip: JSON, quoted
+            try:
+                out[key] = json.loads(value)
+            except json.JSONDecodeError as exc:
+                raise click.BadParameter(f"{item!r}: {key} takes JSON, e.g. "
+                                         f"'moves=[{{\"position\": \"H8\", \"word\": \"AS\", \"score\": 4}}]'") from exc
         else:
             out[key] = value.strip() or None
     return out
@@ -469,7 +479,7 @@ def review(number, learn, db, game_id, actor) -> None:
         if answer == "s":
             continue
         try:
-            correction = _parse_fields(answer[1:].split()) if answer.startswith("c") else {}
+            correction = _parse_fields(shlex.split(answer[1:])) if answer.startswith("c") else {}
             reason = click.prompt("  why", default="read from the slip image")
             samples = resolve(store, e.item_id, e.version, actor, correction, reason, learn)
             cleared += 1

@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from .audit import Change, record
 from .errors import MissingComponent, ReadingError
 from .models import Player, ReviewItem, Round, Slip
-from .readings import SlipReading, parse_reading, read_readings_file
+from .readings import Parser, SlipReading, parse_reading, read_readings_file
 from .store import Store
 
 Keep = Literal["old", "new"]
@@ -40,22 +40,24 @@ class Filed:
     review: tuple[str, ...] = ()
 
 
-def collect_readings(paths: Iterable[Path], threshold: float, reader: str = "cnn") -> Iterator[SlipReading]:
-    """Readings files are read here; images go through the scanner (issue 5)."""
+def collect_readings(paths: Iterable[Path], threshold: float, reader: str = "cnn",
+                     parse: Parser = parse_reading) -> Iterator[SlipReading]:
+    """Readings files are read here; images go through the scanner (issue 5). `parse` turns one
+    record into a reading (an anticipation game has its own, `arbiter.anticipation.slips`)."""
     for path in paths:
         if path.is_dir():
             yield from collect_readings(sorted(p for p in path.iterdir()
                                                if p.suffix.lower() in READING_SUFFIXES + IMAGE_SUFFIXES),
-                                        threshold, reader)
+                                        threshold, reader, parse)
         elif not path.exists():
             raise ReadingError(f"{path}: no such file")
         elif path.suffix.lower() in READING_SUFFIXES:
-            yield from read_readings_file(path, threshold)
+            yield from read_readings_file(path, threshold, parse)
         else:
-            yield from _scan_image(path, threshold, reader)
+            yield from _scan_image(path, threshold, reader, parse)
 
 
-def _scan_image(path: Path, threshold: float, reader: str) -> Iterator[SlipReading]:
+def _scan_image(path: Path, threshold: float, reader: str, parse: Parser) -> Iterator[SlipReading]:
     """The scanner reads the image (issue 5); the slip's identity is the image's own sha256."""
     try:
         from scanner import ScanOptions, ScannerError, scan_paths
@@ -66,7 +68,7 @@ def _scan_image(path: Path, threshold: float, reader: str) -> Iterator[SlipReadi
     try:
         for number, reading in enumerate(scan_paths([path], ScanOptions(reader=reader))):
             record = {**reading.to_dict(), "sha256": digest}
-            yield parse_reading(record, f"{path}: slip {number + 1}", threshold)
+            yield parse(record, f"{path}: slip {number + 1}", threshold, None)
     except ScannerError as exc:
         raise ReadingError(f"{path}: {exc}") from exc
 

@@ -15,7 +15,9 @@ from typing import Any
 
 from .readings import PAGE_STRIDE
 
-SLIP_FIELD = {"round": "tur", "table": "masa", "position": "poz", "score": "puncte", "word": "depunere"}
+SLIP_FIELD = {"round": "tur", "table": "masa", "position": "poz", "score": "puncte", "word": "depunere",
+              "total": "total", "cancel_round": "anulez_tur"}  # the last two: the anticipation slip
+MOVE_FIELD = {"position": "poz_{}", "word": "depunere_{}", "score": "puncte_{}"}  # anticipation: move k
 
 
 def field_truths(before: dict[str, Any], correction: dict[str, Any]) -> dict[str, str]:
@@ -25,6 +27,13 @@ def field_truths(before: dict[str, Any], correction: dict[str, Any]) -> dict[str
     for key, value in correction.items():
         if key in SLIP_FIELD and value is not None and value != before.get(key):
             out[SLIP_FIELD[key]] = str(value)
+        elif key == "moves" and isinstance(value, list):
+            old = before.get("moves") or []
+            for k, move in enumerate(value, start=1):
+                was = old[k - 1] if k <= len(old) else {}
+                for name, field in MOVE_FIELD.items():
+                    if move.get(name) is not None and move.get(name) != was.get(name):
+                        out[field.format(k)] = str(move[name])
     return out
 
 

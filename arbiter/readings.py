@@ -85,6 +85,83 @@ def content_hash(record: dict[str, Any], base: Path | None = None) -> str:
     return hashlib.sha256(json.dumps(record, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
+@dataclass(frozen=True)
+class FieldRead:
+    """One field of a record: its value (an int for a numeric field), its confidence, whether it
+    is sure (accepted by the scanner, or at the threshold), its jokers, and whether the scanner
+    saw nothing written in it."""
+
+    value: Any
+    confidence: float | None
+    sure: bool
+    jokers: tuple[int, ...] | None = None
+    empty: bool = False
+
+
+def read_field(item: Any, name: str, where: str, threshold: float, numeric: bool = False) -> FieldRead:
+    """A field as the scanner (`{text, confidence, accepted, valid, jokers}`) or a typist (a plain
+    value) gives it. A numeric field that is not a number is never guessed: no value, unsure."""
+    text, conf, accepted, jokers, empty = item, None, None, None, False
+    if isinstance(item, dict):
+        text, conf, accepted = item.get("text"), item.get("confidence"), item.get("accepted")
+        if item.get("valid") is False:
+            accepted = False  # the written boxes do not fit the field's grammar
+        if item.get("jokers") is not None:
+            jokers = tuple(item["jokers"])
+        empty = "empty" in (item.get("warnings") or ())
+    if conf is not None and (not isinstance(conf, (int, float)) or not 0 <= conf <= 1):
+        raise ReadingError(f"{where}: field {name}.confidence: expected a number 0–1, found {conf!r}")
+    conf = None if conf is None else float(conf)
+    text = None if text is None else str(text).strip() or None
+    if text is not None and numeric:
+        if not text.isdigit():
+            return FieldRead(None, conf, False, jokers)
+        value: Any = int(text)
+    else:
+        value = text
+    # The scanner's calibrated `accepted` decides when it is given; else our threshold does.
+    sure = not (accepted is False or (accepted is None and conf is not None and conf < threshold))
+    return FieldRead(value, conf, sure, jokers, empty and text is None)
+
+
+def slip_identity(record: dict[str, Any], where: str) -> int:
+    """The slip's index in its file: `(page - 1) * PAGE_STRIDE + slip_index`."""
+    index, page = record.get("slip_index", 0), record.get("page", 1)
+    if not isinstance(index, int) or not 0 <= index < PAGE_STRIDE:
+        raise ReadingError(f"{where}: field slip_index: expected an integer 0–{PAGE_STRIDE - 1}, found {index!r}")
+    if not isinstance(page, int) or page < 1:
+        raise ReadingError(f"{where}: field page: expected an integer ≥ 1, found {page!r}")
+    return index + (page - 1) * PAGE_STRIDE
+
+
+def slip_source(record: dict[str, Any], where: str, base: Path | None) -> str:
+    """The slip's file, absolute when it exists (the review queue and the slip PDF open it later)."""
+    source = str(record.get("source") or where)
+    if base is not None and not Path(source).is_absolute() and (base / source).is_file():
+        source = str((base / source).resolve())
+    return source
+
+
+def apply_qr_table(record: dict[str, Any], values: dict[str, Any], unsure: list[str]) -> None:
+    """A pre-filled slip names its player: the QR's table wins over the handwriting, and a
+    written table that differs is reviewed (`table_written`)."""
+    qr_table = _qr_table(record.get("qr"))
+    if qr_table is None:
+        return
+    if values.get("table") not in (None, qr_table):
+        unsure.append("table_written")
+    if "table" in unsure:
+        unsure.remove("table")
+    values["table"] = qr_table
+
+
+def check_template(record: dict[str, Any], where: str, prefix: str, kind: str) -> None:
+    """A scanner record of another game type's slip is an error, not a slip full of blanks."""
+    template = record.get("template_id")
+    if isinstance(template, str) and not template.startswith(prefix):
+        raise ReadingError(f"{where}: a {template} slip cannot be filed in a {kind} game")
+
+
 def parse_reading(record: Any, where: str, threshold: float, base: Path | None = None) -> SlipReading:
     """One record → SlipReading; a record that is not an object is a ReadingError naming `where`."""
     if not isinstance(record, dict):
@@ -95,52 +172,22 @@ def parse_reading(record: Any, where: str, threshold: float, base: Path | None =
     jokers: tuple[int, ...] = tuple(record.get("jokers") or ())
     if record.get("error"):
         raise ReadingError(f"{where}: {record.get('source', 'the file')} could not be read: {record['error']}")
+    check_template(record, where, "duplicat", "duplicate")
     for name in ALIASES:
-        item = _field(record, name)
-        text, conf, accepted = item, None, None
-        if isinstance(item, dict):
-            text, conf, accepted = item.get("text"), item.get("confidence"), item.get("accepted")
-            if item.get("valid") is False:
-                accepted = False  # the written boxes do not fit the field's grammar
-            if name == "word" and item.get("jokers") is not None:
-                jokers = tuple(item["jokers"])
-        if conf is not None:
-            if not isinstance(conf, (int, float)) or not 0 <= conf <= 1:
-                raise ReadingError(f"{where}: field {name}.confidence: expected a number 0–1, found {conf!r}")
-            confidences.append(float(conf))
-        text = None if text is None else str(text).strip() or None
-        if text is not None and name in NUMERIC:
-            if text.isdigit():
-                values[name] = int(text)
-            else:
-                unsure.append(name)  # a reading that is not a number is never guessed
-                continue
-        elif text is not None:
-            values[name] = text
-        # The scanner's calibrated `accepted` decides when it is given; else our threshold does.
-        if accepted is False or (accepted is None and conf is not None and conf < threshold):
-            unsure.append(name)
-        if name in ("round", "table") and text is None:
+        f = read_field(_field(record, name), name, where, threshold, numeric=name in NUMERIC)
+        if f.confidence is not None:
+            confidences.append(f.confidence)
+        if name == "word" and f.jokers is not None:
+            jokers = f.jokers
+        if f.value is not None:
+            values[name] = f.value
+        if not f.sure or (name in ("round", "table") and f.value is None):
             unsure.append(name)
     if not all(isinstance(j, int) and j >= 0 for j in jokers):
         raise ReadingError(f"{where}: field word.jokers: expected 0-based tile indices, found {list(jokers)!r}")
-    index, page = record.get("slip_index", 0), record.get("page", 1)
-    if not isinstance(index, int) or not 0 <= index < PAGE_STRIDE:
-        raise ReadingError(f"{where}: field slip_index: expected an integer 0–{PAGE_STRIDE - 1}, found {index!r}")
-    if not isinstance(page, int) or page < 1:
-        raise ReadingError(f"{where}: field page: expected an integer ≥ 1, found {page!r}")
-    index += (page - 1) * PAGE_STRIDE
-    qr_table = _qr_table(record.get("qr"))
-    if qr_table is not None:  # a pre-filled slip names its player: it wins over the handwriting
-        if values.get("table") not in (None, qr_table):
-            unsure.append("table_written")  # written ≠ printed: filed under the QR's table, reviewed
-        if "table" in unsure:
-            unsure.remove("table")
-        values["table"] = qr_table
-    source = str(record.get("source") or where)
-    if base is not None and not Path(source).is_absolute() and (base / source).is_file():
-        source = str((base / source).resolve())  # the review queue and the slip PDF open it later
-    return SlipReading(source=source, slip_index=index,
+    index = slip_identity(record, where)
+    apply_qr_table(record, values, unsure)
+    return SlipReading(source=slip_source(record, where, base), slip_index=index,
                        sha256=content_hash(record, base), values=values, jokers=jokers,
                        confidence=min(confidences) if confidences else None,
                        unsure=tuple(dict.fromkeys(unsure)), raw=record)

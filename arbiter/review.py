@@ -19,10 +19,11 @@ from sqlalchemy.orm import Session
 
 from .audit import Change, record
 from .errors import ReviewConflict, WorkflowError
-from .models import Decision, Player, ReviewItem, Round, Slip, utcnow
+from .models import Decision, Game, Player, ReviewItem, Round, Slip, utcnow
 from .store import Store
 
-CORRECTABLE = ("table", "round", "score", "position", "word", "jokers")
+CORRECTABLE = ("table", "round", "score", "position", "word", "jokers",
+               "moves", "total", "cancel_round", "verify", "verify_words")  # the last five: anticipation slips
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ def _check_correction(correction: dict[str, Any]) -> None:
     unknown = sorted(set(correction) - set(CORRECTABLE))
     if unknown:
         raise WorkflowError(f"correction field {unknown[0]!r}: expected one of {', '.join(CORRECTABLE)}")
-    for key in ("table", "round", "score"):
+    for key in ("table", "round", "score", "total", "cancel_round"):
         if correction.get(key) is not None and not isinstance(correction[key], int):
             raise WorkflowError(f"correction field {key}: expected a number, found {correction[key]!r}")
 
@@ -98,6 +99,8 @@ def _apply(session: Session, item: ReviewItem, correction: dict[str, Any], actor
         raise WorkflowError(f"review item {item.id} has no slip to correct")
     before = dict(slip.content)
     content = {**before, **correction}
+    if session.get(Game, slip.game_id).kind == "anticipation":
+        _check_anticipation(session, item, slip, content)
     table = content.get("table")
     if table != slip.table_no:
         if table is None or session.scalar(select(Player.id).where(Player.game_id == slip.game_id,
@@ -112,6 +115,28 @@ def _apply(session: Session, item: ReviewItem, correction: dict[str, Any], actor
     record(session, actor, Change("slip.correct", "slip", slip.id, before=before, after=content, reason=reason),
            slip.game_id)
     return Lesson(dict(slip.reading or {}), slip.sha256, slip.slip_index, before, correction)
+
+
+def _check_anticipation(session: Session, item: ReviewItem, slip: Slip, content: dict[str, Any]) -> None:
+    """A corrected anticipation slip must be one the judge takes; a corrected round moves the
+    slip there (each slip is corrected in the round it is filed in)."""
+    from .anticipation.slips import slip_errors
+
+    errors = slip_errors(content)
+    if errors:
+        raise WorkflowError(f"review item {item.id}: " + "; ".join(errors))
+    rnd = session.get(Round, slip.round_id)
+    if content["round"] == rnd.number:
+        return
+    target = session.scalar(select(Round).where(Round.game_id == slip.game_id, Round.number == content["round"]))
+    if target is None:
+        raise WorkflowError(f"review item {item.id}: round {content['round']} is not laid out (`round order`)")
+    clash = session.scalar(select(Slip).where(Slip.round_id == target.id, Slip.table_no == content["table"],
+                                              Slip.state == "filed", Slip.id != slip.id))
+    if clash is not None:
+        raise WorkflowError(f"review item {item.id}: table {content['table']} already has a filed slip in round "
+                            f"{target.number} ({clash.source})")
+    slip.round_id = target.id
 
 
 def resolve(store: Store, item_id: int, expected_version: int, actor: str,
