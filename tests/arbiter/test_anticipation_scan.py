@@ -19,7 +19,7 @@ from arbiter.review import queue, resolve
 from arbiter.slipimages import RenderedPage
 from arbiter.store import open_store
 
-from .test_anticipation import SAMPLE, _cli, _judge, _setup
+from .test_anticipation import _cli, _judge, _setup
 
 cv2 = pytest.importorskip("cv2")
 
