@@ -135,6 +135,17 @@ def decisions_of(output: dict[str, Any]) -> dict[tuple[int, int], dict[str, Any]
     return out
 
 
+def upsert_fields(row: Any, new: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any] | None:
+    """Set `new` on `row`; the old values when something changed, {} for a new row, None if
+    unchanged (so re-running a correction stores and audits nothing new)."""
+    before = {f: getattr(row, f) for f in fields} if row.id is not None else {}
+    if before == new:
+        return None
+    for f, v in new.items():
+        setattr(row, f, v)
+    return before
+
+
 def store_judgement(session: Session, game: Game, output: dict[str, Any], actor: str, source: str) -> dict[str, int]:
     """Upsert every decision and standing of `output`; audit each one that changes; queue the
     decisions the judge flagged. Returns counts (changed, unchanged, flagged)."""
@@ -155,18 +166,15 @@ def store_judgement(session: Session, game: Game, output: dict[str, Any], actor:
         new["score"], new["credited"] = int(new["score"] or 0), int(new["credited"] or 0)
         new["solo"] = bool(data.get("solo")) or "solo" in new["flags"]
         new["on_appeal"] = (number, table) in appealed or bool(data.get("appeals")) or "APPEAL_APPLIED" in new["flags"]
-        before = None if row is None else {f: getattr(row, f) for f in new}
-        if before == new:
+        row = row or Decision(round_id=rnd.id, table_no=table)
+        before = upsert_fields(row, new, tuple(new))
+        if before is None:
             counts["unchanged"] += 1
             continue
-        if row is None:
-            row = Decision(round_id=rnd.id, table_no=table)
-            session.add(row)
-        for f, v in new.items():
-            setattr(row, f, v)
+        session.add(row)
         counts["changed"] += 1
-        record(session, actor, Change("decision.set", "decision", f"{number}/{table}", before=before, after=new,
-                                      reason=f"judged from {source}"), game.id)
+        record(session, actor, Change("decision.set", "decision", f"{number}/{table}", before=before or None,
+                                      after=new, reason=f"judged from {source}"), game.id)
         to_review = [str(f) for f in new["flags"] if f not in NOT_FOR_REVIEW and f != "solo"]
         if to_review and not new["on_appeal"]:
             slip_id = session.scalar(select(Slip.id).where(Slip.round_id == rnd.id, Slip.table_no == table,
@@ -184,15 +192,12 @@ def _store_standings(session: Session, game: Game, output: dict[str, Any], actor
         for f in ("total", "warnings", "penalties", "solos", "disciplinary"):
             new[f] = int(new[f] or 0)
         new["eliminated"] = bool(new["eliminated"])
-        before = None if row is None else {f: getattr(row, f) for f in STANDING_FIELDS}
-        if before == new:
+        row = row or Standing(game_id=game.id, table_no=table)
+        before = upsert_fields(row, new, STANDING_FIELDS)
+        if before is None:
             continue
-        if row is None:
-            row = Standing(game_id=game.id, table_no=table)
-            session.add(row)
-        for f, v in new.items():
-            setattr(row, f, v)
-        record(session, actor, Change("standing.set", "standing", table, before=before, after=new,
+        session.add(row)
+        record(session, actor, Change("standing.set", "standing", table, before=before or None, after=new,
                                       reason=f"judged from {source}"), game.id)
     top = output.get("top_total")
     if top is not None and top != game.top_total:

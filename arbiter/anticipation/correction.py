@@ -25,7 +25,7 @@ from corrector.anticipation.outcome import PlayerResult, RoundRuling
 from ..audit import Change, record
 from ..errors import WorkflowError
 from ..games import get_game, get_round, players, require_kind, rounds
-from ..judging import _held
+from ..judging import _held, upsert_fields
 from ..models import Appeal, Decision, Game, Sanction, Slip, Standing
 from ..store import Store
 
@@ -119,16 +119,6 @@ def _standing_fields(player: PlayerResult) -> dict[str, Any]:
                                             "eliminated_in", "dropped_out_in", "ranking_points")}}
 
 
-def _upsert(session: Session, row: Any, new: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any] | None:
-    """Set `new` on `row`; the old values when something changed, {} for a new row, None if unchanged."""
-    before = {f: getattr(row, f) for f in fields} if row.id is not None else {}
-    if before == new:
-        return None
-    for f, v in new.items():
-        setattr(row, f, v)
-    return before
-
-
 def store_result(session: Session, game: Game, result: AnticipationResult, actor: str,
                  slips: list[dict[str, Any]]) -> dict[str, int]:
     """Upsert every round ruling and standing of `result` (`slips`: the input's, for the moves
@@ -146,7 +136,7 @@ def store_result(session: Session, game: Game, result: AnticipationResult, actor
                 row = Decision(round_id=rnd.id, table_no=player.table)
                 session.add(row)
             new = _round_fields(ruling, by_slip.get((player.table, ruling.round)))
-            before = _upsert(session, row, new, DECISION_FIELDS)
+            before = upsert_fields(row, new, DECISION_FIELDS)
             if before is None:
                 counts["unchanged"] += 1
                 continue
@@ -158,7 +148,7 @@ def store_result(session: Session, game: Game, result: AnticipationResult, actor
             row = Standing(game_id=game.id, table_no=player.table)
             session.add(row)
         new = _standing_fields(player)
-        before = _upsert(session, row, new, STANDING_FIELDS)
+        before = upsert_fields(row, new, STANDING_FIELDS)
         if before is not None:
             record(session, actor, Change("standing.set", "standing", player.table, before=before or None, after=new,
                                           reason=f"corrected by {SOURCE}"), game.id)
