@@ -897,10 +897,14 @@ def reader() -> None:
 @click.option("--batch-size", type=int, default=None)
 @click.option("--init-from", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Continue from these torch weights (.pt) on freshly generated cells.")
+@click.option("--slips", "train_slips", type=int, default=None,
+              help="Also train on the cells the scanner cuts from this many slips in the training fonts.")
+@click.option("--schedule", type=click.Choice(["onecycle", "cosine"]), default=None)
 @click.option("--threads", type=int, default=1, show_default=True)
 @_fails_cleanly
 def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int | None, learning_rate: float | None,
-                 batch_size: int | None, init_from: str | None, threads: int) -> None:
+                 batch_size: int | None, init_from: str | None, train_slips: int | None, schedule: str | None,
+                 threads: int) -> None:
     """Train the character CNN on synthetic handwriting + real digits, calibrate, export ONNX."""
     from dataclasses import replace
 
@@ -911,7 +915,8 @@ def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int
     out = out or DEFAULT_MODEL
     cfg = TrainConfig(threads=threads)
     given = (("seed", seed), ("epochs", epochs), ("n_per_class", per_class), ("learning_rate", learning_rate),
-             ("batch_size", batch_size), ("init_from", init_from))
+             ("batch_size", batch_size), ("init_from", init_from), ("train_slips", train_slips),
+             ("schedule", schedule))
     cfg = replace(cfg, **{k: v for k, v in given if v is not None})
     meta = train_reader(out, cfg, log=lambda s: click.echo(s, err=True))
     click.echo(f"{out}: threshold {meta.threshold:.6f}, metrics {meta.metrics}")

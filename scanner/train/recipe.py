@@ -32,6 +32,8 @@ class TrainConfig:
     target_error: float = 0.0
     calibration_fields: int = 20000
     init_from: str | None = None  # torch weights (.pt) to continue from, with fresh cells (new seed)
+    train_slips: int = 0  # slips in the training fonts rendered and cut by the real scanner, added to the cells
+    schedule: str = "onecycle"  # learning-rate schedule: onecycle, or cosine (warm-up then cosine decay)
 
 
 def _require_torch():
@@ -59,6 +61,24 @@ def build_cells(split, n_per_class: int, seed: int, with_real: bool, workers: in
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
+def _slips_job(args: tuple) -> tuple[np.ndarray, np.ndarray]:
+    split, n, seed = args
+    from scanner.template import load_template
+    from scanner.train.slipcells import slip_cells
+
+    return slip_cells(load_template("duplicat"), list(fonts.resolve(split).paths), n, seed,
+                      real_digits=cells.load_real_digits(cells.REAL_DIGIT_TRAIN))
+
+
+def build_slip_cells(split, n_slips: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
+    """Cells cut by the scanner itself from n_slips rendered slips (same distribution as at scan time)."""
+    per = [n_slips // workers + (1 if i < n_slips % workers else 0) for i in range(workers)]
+    jobs = [(split, n, seed * 100 + 50 + i) for i, n in enumerate(per) if n]
+    with get_context("fork").Pool(workers) as pool:
+        parts = pool.map(_slips_job, jobs)
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
 def fit(model, x: np.ndarray, y: np.ndarray, cfg: TrainConfig, epochs: int, lr: float, log) -> None:
     torch = _require_torch()
     torch.manual_seed(cfg.seed)
@@ -66,7 +86,12 @@ def fit(model, x: np.ndarray, y: np.ndarray, cfg: TrainConfig, epochs: int, lr: 
     yt = torch.from_numpy(y)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(x) + cfg.batch_size - 1) // cfg.batch_size)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
+    if cfg.schedule == "cosine":
+        warm = max(1, steps // 20)
+        sched = torch.optim.lr_scheduler.LambdaLR(
+            opt, lambda s: (s + 1) / warm if s < warm else 0.5 * (1 + np.cos(np.pi * (s - warm) / max(1, steps - warm))))
+    else:
+        sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     gen = torch.Generator().manual_seed(cfg.seed)
     for epoch in range(epochs):
@@ -172,6 +197,9 @@ def train_reader(out: Path, cfg: TrainConfig = TrainConfig(), log=lambda s: None
     torch.set_num_threads(cfg.threads)
     t0 = time.time()
     x, y = build_cells(fonts.TRAIN, cfg.n_per_class, cfg.seed, True, cfg.workers)
+    if cfg.train_slips:
+        xs, ys = build_slip_cells(fonts.TRAIN, cfg.train_slips, cfg.seed, cfg.workers)
+        x, y = np.concatenate([x, xs]), np.concatenate([y, ys])
     log(f"{len(x)} training cells in {time.time() - t0:.0f} s")
     model = CharNet(len(cells.CLASSES))
     if cfg.init_from:
