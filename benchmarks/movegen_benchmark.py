@@ -105,7 +105,7 @@ def main() -> int:
                     full.append(timed(lambda: generate_moves(board, rack, pack, lexicon, compiled), 1))
         print(summary(f"all moves, {label}", raw, counts))
         if full:
-            print(summary(f"  as Play objects", full, counts))
+            print(summary("  as Play objects", full, counts))
     return 0
 
 

@@ -224,7 +224,7 @@ def _parse_tiles(wm: WrittenMove, pack: RulePack) -> tuple[Tile, ...] | Violatio
         return Violation(Reason.WORD_MISSING)
     try:
         return pack.tiles.parse_word(wm.word or "", tuple(wm.jokers))
-    except NotationError as exc:
+    except NotationError:
         return Violation(Reason.UNKNOWN_LETTER, (wm.word or "").strip())
 
 

@@ -38,11 +38,9 @@ class TrainConfig:
 
 def _require_torch():
     try:
-        import torch  # noqa: F401
+        import torch
     except ImportError as exc:
         raise TrainingError("training needs the [train] extra: pip install torch==2.13.0 onnx") from exc
-    import torch
-
     return torch
 
 

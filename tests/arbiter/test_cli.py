@@ -14,7 +14,6 @@ from openpyxl import load_workbook
 from arbiter.audit import entries
 from arbiter.games import get_game
 from arbiter.judging import build_case
-from arbiter.results import ranking
 from arbiter.store import open_store
 from cli import main
 

@@ -5,7 +5,6 @@ import json
 from pathlib import Path
 
 import numpy as np
-import pytest
 from click.testing import CliRunner
 
 from cli import main
