@@ -19,7 +19,7 @@ APT_PACKAGES=(
   fonts-kaushanscript fonts-klee fonts-kristi fonts-lato fonts-league-spartan fonts-liberation
   fonts-opendyslexic fonts-osifont fonts-play fonts-quicksand fonts-rocknroll fonts-routed-gothic
   fonts-rufscript fonts-sil-andika fonts-sjfonts fonts-tomsontalks fonts-urw-base35
-  fonts-yusei-magic
+  fonts-yusei-magic fonts-seto fonts-kiloji fonts-nanum-extra fonts-yozvox-yozfont fonts-leckerli-one
 )
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }

@@ -5,7 +5,7 @@ scan them through the real pipeline, and print accuracy, calibration and speed.
     python benchmarks/scan_benchmark.py --slips 200 --reader tesseract
 
 Half of the slips write every digit with scikit-learn's real handwritten digits from the evaluation
-split load_digits[1000:] (never trained on); the real-digit accuracy is measured on those.
+split load_digits[1300:] (never trained on nor calibrated on); the real-digit accuracy is measured on those.
 """
 from __future__ import annotations
 
@@ -205,7 +205,7 @@ def _report(tally: Tally, seconds: float, threshold: float, args) -> None:
     print(f"fields right        {pct(tally.fields_right, tally.fields)} of {tally.fields}")
     print(f"slips all right     {pct(tally.slips_right, tally.slips)} (fields and joker marks)")
     print(f"real digits right   {pct(tally.real_digits_right, tally.real_digits)} of {tally.real_digits} "
-          f"(load_digits[1000:], never trained on)")
+          f"(load_digits[1300:], never trained on)")
     print(f"threshold           {threshold:.6f}")
     print(f"fields accepted     {pct(tally.accepted, tally.fields)}; errors among them "
           f"{pct(tally.accepted_wrong, tally.accepted)} ({tally.accepted_wrong})")

@@ -83,16 +83,26 @@ def _elastic(mask: np.ndarray, rng: np.random.Generator, alpha: float) -> np.nda
     return cv2.remap(mask, gx + dx / norm * alpha, gy + dy / norm * alpha, cv2.INTER_LINEAR, borderValue=0)
 
 
+def _stroke(mask: np.ndarray, k: int) -> np.ndarray:
+    """A thinner (k < 0) or thicker (k > 0) pen; the pen as designed when that would lose the letter:
+    an erosion that wipes out most of a thin face, a dilation that closes the counters of a bold one."""
+    if not k:
+        return mask
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (abs(k) * 2 + 1, abs(k) * 2 + 1))
+    changed = cv2.dilate(mask, kernel) if k > 0 else cv2.erode(mask, kernel)
+    if k < 0 and changed.sum() < 0.6 * mask.sum():
+        return mask
+    if k > 0:
+        box = _crop(changed)
+        if box.shape[0] > 8 and box.shape[1] > 8 and float((box > 0.5).mean()) > 0.55:
+            return mask
+    return changed
+
+
 def render_glyph(char: str, font_path: str | Path, rng: np.random.Generator,
                  style: GlyphStyle = GlyphStyle()) -> np.ndarray:
     """Ink mask (float32 0..1, tightly cropped) of one handwritten-looking character."""
-    mask = _raw(char, str(font_path))
-    k = int(rng.integers(style.stroke_px[0], style.stroke_px[1] + 1))
-    if k:
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (abs(k) * 2 + 1, abs(k) * 2 + 1))
-        mask = cv2.dilate(mask, kernel) if k > 0 else cv2.erode(mask, kernel)
-        if mask.max() < 0.5:  # eroded away: fall back to the pen as designed
-            mask = _raw(char, str(font_path))
+    mask = _stroke(_raw(char, str(font_path)), int(rng.integers(style.stroke_px[0], style.stroke_px[1] + 1)))
     h, w = mask.shape
     angle = rng.uniform(-style.rotation_deg, style.rotation_deg)
     rot = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)

@@ -37,7 +37,7 @@ class SlipStyle:
 def _pick_font(style: SlipStyle, rng: np.random.Generator, text: str) -> str:
     usable = [str(f) for f in style.fonts if font_covers(str(f), "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")]
     if not usable:
-        raise ValueError("no installed font covers A-Z 0-9; install the packages in install_scanner_packages.txt")
+        raise ValueError("no installed font covers A-Z 0-9; run install.sh, which installs the font packages of scanner/synth/fonts.py")
     return usable[rng.integers(len(usable))]
 
 

@@ -1,0 +1,61 @@
+"""Training data of the reader: the font and real-digit splits the benchmark's claims rest on."""
+from __future__ import annotations
+
+import numpy as np
+
+from scanner.synth import fonts, glyphs
+from scanner.train import cells
+
+
+def test_font_splits_are_installed_and_disjoint():
+    train, calibration, held_out = (fonts.resolve(s) for s in (fonts.TRAIN, fonts.CALIBRATION, fonts.HELD_OUT))
+    for split in (train, calibration, held_out):
+        assert split.missing == (), f"install.sh should have installed {split.missing}"
+    assert not set(train.paths) & set(calibration.paths)
+    assert not set(train.paths) & set(held_out.paths)
+    assert not set(calibration.paths) & set(held_out.paths)
+
+
+def test_every_font_family_is_drawn_equally_often_whatever_its_number_of_weights():
+    train = fonts.resolve(fonts.TRAIN)
+    weight = dict(zip(train.paths, train.weights()))
+    assert sorted(p for g in train.groups for p in g) == sorted(train.paths)
+    for group in train.groups:
+        assert abs(sum(weight[p] for p in group) - 1.0) < 1e-9
+    assert max(len(g) for g in train.groups) > 1  # the weighting matters: some families have many files
+
+
+def test_make_cells_never_draws_a_font_of_weight_zero(monkeypatch):
+    usable = [p for p in fonts.resolve(fonts.TRAIN).paths if glyphs.font_covers(str(p), cells.CLASSES)][:2]
+    drawn: list[str] = []
+    real_render = glyphs.render_glyph
+
+    def spy(char, font_path, rng, *args, **kwargs):
+        drawn.append(str(font_path))
+        return real_render(char, font_path, rng, *args, **kwargs)
+
+    monkeypatch.setattr(glyphs, "render_glyph", spy)
+    x, y = cells.make_cells(usable, 2, seed=3, weights=[0.0, 1.0])
+    assert set(drawn) == {str(usable[1])}
+    assert x.shape == (2 * len(cells.CLASSES), 32, 32) and np.bincount(y).tolist() == [2] * len(cells.CLASSES)
+
+
+def test_real_digit_parts_for_training_calibration_and_evaluation_do_not_overlap():
+    n = len(cells.load_real_digits(slice(None))[1])
+    parts = [set(range(n)[s]) for s in (cells.REAL_DIGIT_TRAIN, cells.REAL_DIGIT_CALIBRATION, cells.REAL_DIGIT_EVAL)]
+    assert all(parts)
+    assert not parts[0] & parts[1] and not parts[0] & parts[2] and not parts[1] & parts[2]
+    assert set().union(*parts) == set(range(n))
+
+
+def test_a_cell_that_lost_its_glyph_is_not_taught():
+    """Fading can leave a blank cell or a few dots; taught with a label, that is noise (cells.legible)."""
+    font = next(str(p) for p in fonts.resolve(fonts.TRAIN).paths if glyphs.font_covers(str(p), cells.CLASSES))
+    rng = np.random.default_rng(1)
+    mask = glyphs.render_glyph("K", font, rng)
+    cell = cells.glyph.normalise(cells.cell_image(mask, rng)).image
+    assert cells.legible(cell, mask)
+    assert not cells.legible(np.zeros_like(cell), mask)
+    dots = np.zeros_like(cell)
+    dots[5:8, 5:8] = dots[20:23, 24:27] = 1.0
+    assert not cells.legible(dots, mask)
