@@ -26,7 +26,7 @@ from scanner.synth import fonts  # noqa: E402
 from scanner.synth.slip import PageStyle, SlipStyle, render_page, render_slip  # noqa: E402
 from scanner.synth.values import random_values  # noqa: E402
 from scanner.template import load_template  # noqa: E402
-from scanner.train.cells import REAL_DIGIT_EVAL, load_real_digits  # noqa: E402
+from scanner.train.cells import REAL_DIGIT_EVAL, load_real_digits, part_label  # noqa: E402
 
 
 def levenshtein(a: str, b: str) -> int:
@@ -205,7 +205,7 @@ def _report(tally: Tally, seconds: float, threshold: float, args) -> None:
     print(f"fields right        {pct(tally.fields_right, tally.fields)} of {tally.fields}")
     print(f"slips all right     {pct(tally.slips_right, tally.slips)} (fields and joker marks)")
     print(f"real digits right   {pct(tally.real_digits_right, tally.real_digits)} of {tally.real_digits} "
-          f"(load_digits[1300:], never trained on)")
+          f"({part_label(REAL_DIGIT_EVAL)}, never trained on)")
     print(f"threshold           {threshold:.6f}")
     print(f"fields accepted     {pct(tally.accepted, tally.fields)}; errors among them "
           f"{pct(tally.accepted_wrong, tally.accepted)} ({tally.accepted_wrong})")

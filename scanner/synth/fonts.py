@@ -88,28 +88,31 @@ class FontSet:
     writing, not 18, so training draws a family first and a file within it second.
     """
 
-    paths: tuple[Path, ...]
+    groups: tuple[tuple[Path, ...], ...]
     missing: tuple[str, ...]
-    groups: tuple[tuple[Path, ...], ...] = ()
+
+    @property
+    def paths(self) -> tuple[Path, ...]:
+        return tuple(p for group in self.groups for p in group)
 
     def weights(self) -> list[float]:
         """Sampling weight of each file in `paths`: every family equally likely."""
-        size = {p: len(g) for g in self.groups for p in g}
-        return [1.0 / size.get(p, 1) for p in self.paths]
+        return [1.0 / len(group) for group in self.groups for _ in group]
 
 
 def resolve(split: tuple[tuple[str, str], ...]) -> FontSet:
-    paths: list[Path] = []
+    seen: set[Path] = set()
     missing: list[str] = []
     groups: list[tuple[Path, ...]] = []
     for package, pattern in split:
-        found = [p for p in sorted(Path(p) for p in glob.glob(str(FONT_ROOT / pattern))) if p not in paths]
+        found = sorted(Path(p) for p in glob.glob(str(FONT_ROOT / pattern)))
         if not found:
             missing.append(package)
-        else:
-            groups.append(tuple(found))
-        paths.extend(found)
-    return FontSet(tuple(paths), tuple(dict.fromkeys(missing)), tuple(groups))
+        new = tuple(p for p in found if p not in seen)  # a file matched by two entries counts once
+        if new:
+            groups.append(new)
+        seen.update(new)
+    return FontSet(tuple(groups), tuple(dict.fromkeys(missing)))
 
 
 def packages() -> list[str]:

@@ -22,6 +22,11 @@ REAL_DIGIT_CALIBRATION = slice(1000, 1300)  # written on the calibration slips, 
 REAL_DIGIT_EVAL = slice(1300, None)  # used only to measure real-digit accuracy (benchmark, sidecar)
 
 
+def part_label(part: slice) -> str:
+    """How a part of load_digits is named in logs, the sidecar and the benchmark: load_digits[1300:]."""
+    return f"load_digits[{part.start or 0}:{'' if part.stop is None else part.stop}]"
+
+
 @dataclass(frozen=True)
 class CellRecipe:
     real_digit_share: float = 0.25  # share of digit samples drawn from real handwriting

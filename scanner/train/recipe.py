@@ -211,15 +211,16 @@ def train_reader(out: Path, cfg: TrainConfig = TrainConfig(), log=lambda s: None
 def _finish(model, out: Path, cfg: TrainConfig, extra: dict, log, seconds: float) -> ReaderMeta:
     temperature, threshold, metrics = calibrate(model, cfg, log)
     metrics["real_digit_accuracy_eval_split"] = round(real_digit_accuracy(model), 4)
-    log(f"real digits (load_digits[1300:]): {metrics['real_digit_accuracy_eval_split']:.4f}")
+    log(f"real digits ({cells.part_label(cells.REAL_DIGIT_EVAL)}): {metrics['real_digit_accuracy_eval_split']:.4f}")
     metrics["training_seconds"] = round(seconds)
     out.parent.mkdir(parents=True, exist_ok=True)
     export_onnx(model, out)
     torch = _require_torch()
     torch.save(model.state_dict(), out.with_suffix(".pt"))
     recipe = {**asdict(cfg), **extra, "fonts_train": fonts.packages(), "font_split": "scanner/synth/fonts.py",
-              "real_digits_train": "sklearn load_digits[0:1000]",
-              "real_digits_calibration": "load_digits[1000:1300]", "real_digits_eval": "load_digits[1300:]"}
+              "real_digits_train": f"sklearn {cells.part_label(cells.REAL_DIGIT_TRAIN)}",
+              "real_digits_calibration": cells.part_label(cells.REAL_DIGIT_CALIBRATION),
+              "real_digits_eval": cells.part_label(cells.REAL_DIGIT_EVAL)}
     meta = ReaderMeta(cells.CLASSES, 32, temperature, threshold, cfg.target_error, recipe, metrics)
     meta.save(meta_path(out))
     return meta
