@@ -43,6 +43,15 @@ def _setup(tmp_path: Path) -> tuple[dict, Path, Path]:
     return case, words, seats
 
 
+def _open_sample_game(db: Path, case: dict, words: Path, seats: Path, name: str) -> None:
+    """The arbiter's first steps on the sample: game, seating, the round's groups and their order."""
+    _cli(db, "game", "new", "--tournament", "Cupa", "--name", name, "--type", "anticipation",
+         "--words", str(words), "--seed", "7")
+    _cli(db, "players", "import", str(seats))
+    _cli(db, "round", "groups", "--set", ",".join(case["groups"]))
+    _cli(db, "round", "order", "--set", ",".join(map(str, case["order"])))
+
+
 def _sheet_rows(path: Path) -> tuple[list, dict[int, dict[str, object]]]:
     ws = openpyxl.load_workbook(path)["Anticipație"]
     rows = list(ws.iter_rows(values_only=True))
@@ -55,11 +64,7 @@ def _sheet_rows(path: Path) -> tuple[list, dict[int, dict[str, object]]]:
 def test_the_sample_game_through_the_workflow_gives_the_judges_totals(tmp_path):
     case, words, seats = _setup(tmp_path)
     db = tmp_path / "store.db"
-    _cli(db, "game", "new", "--tournament", "Cupa", "--name", "Anticipație 1", "--type", "anticipation",
-         "--words", str(words), "--seed", "7")
-    _cli(db, "players", "import", str(seats))
-    _cli(db, "round", "groups", "--set", ",".join(case["groups"]))
-    _cli(db, "round", "order", "--set", ",".join(map(str, case["order"])))
+    _open_sample_game(db, case, words, seats, "Anticipație 1")
     slips = tmp_path / "slips.jsonl"
     slips.write_text("".join(json.dumps(s) + "\n" for s in case["slips"]), encoding="utf-8")
     assert "4 filed" in _cli(db, "round", "scan", str(slips))

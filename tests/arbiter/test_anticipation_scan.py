@@ -19,7 +19,7 @@ from arbiter.review import queue, resolve
 from arbiter.slipimages import RenderedPage
 from arbiter.store import open_store
 
-from .test_anticipation import _cli, _judge, _setup
+from .test_anticipation import _cli, _judge, _open_sample_game, _setup
 
 cv2 = pytest.importorskip("cv2")
 
@@ -70,11 +70,7 @@ def test_scanned_slips_are_read_right_or_reviewed_and_correct_like_the_judge(tmp
     typed.write_text(json.dumps({**case, "slips": truth}), encoding="utf-8")
 
     db = tmp_path / "store.db"
-    _cli(db, "game", "new", "--tournament", "Cupa", "--name", "Anticipație", "--type", "anticipation",
-         "--words", str(words), "--seed", "7")
-    _cli(db, "players", "import", str(seats))
-    _cli(db, "round", "groups", "--set", ",".join(case["groups"]))
-    _cli(db, "round", "order", "--set", ",".join(map(str, case["order"])))
+    _open_sample_game(db, case, words, seats, "Anticipație")
     by_round: dict[int, list[dict]] = {}
     pages: dict[int, RenderedPage] = {}
     for slip in truth:
