@@ -69,8 +69,8 @@ def replay(record: Path, rules_name: str, as_json: bool) -> None:
 
     Exit status 1 if any computed score differs from the recorded one.
     """
-    from corrector.records import read_record
-    from corrector.replay import replay as run_replay
+    from corrector.gamelogs.records import read_record
+    from corrector.gamelogs.replay import replay as run_replay
     from corrector.rulepack import load_pack
 
     result = run_replay(read_record(record), load_pack(rules_name))
@@ -661,9 +661,9 @@ def judge(case: Path, as_json: bool) -> None:
     if _is_anticipation_file(case):  # RULES.md §7: docs/anticipation.md
         _judge_anticipation(case, as_json)
         return
-    from corrector.case import load_case
-    from corrector.judge import judge_case
-    from corrector.report import result_json
+    from corrector.judging.case import load_case
+    from corrector.judging.judge import judge_case
+    from corrector.judging.report import result_json
 
     data = result_json(judge_case(load_case(case)))
     if as_json:
@@ -695,7 +695,7 @@ DEMO_WORDS = Path(__file__).resolve().parent / "samples" / "wordlists" / "ro-dem
 
 def _load_words(words: Path | None, pack) -> tuple[object, str]:
     """The word list and how to name it: the bundled Romanian demo list unless --words is given."""
-    from corrector.lexicon import load_lexicon
+    from corrector.words.lexicon import load_lexicon
 
     if words is not None:
         return load_lexicon(words, pack), str(words)
@@ -730,14 +730,14 @@ def top(board_path: Path, rack: str, rules_name: str, words: Path | None, as_jso
     arbiter announces. The stock for the tie-breaks is every tile not on the board."""
     from collections import Counter
 
-    from corrector.announcement import top_flags
-    from corrector.bag import Bag
+    from corrector.game.announcement import top_flags
+    from corrector.game.bag import Bag
     from corrector.board import Board
-    from corrector.continuation import find_tops, rank_tops
-    from corrector.gamemaster import default_top_function
+    from corrector.game.continuation import find_tops, rank_tops
+    from corrector.game.gamemaster import default_top_function
     from corrector.rulepack import load_pack
     from corrector.tiles import JOKER
-    from corrector.variants import load_duplicate_rules
+    from corrector.game.variants import load_duplicate_rules
 
     pack = load_pack(rules_name)
     board = Board.load(board_path, pack)
@@ -778,7 +778,7 @@ def simulate(seed: int, variant: str, rules_name: str, words: Path | None, as_js
     """Play a whole duplicate game by tops (RULES.md §5-6) and print the game log."""
     import random
 
-    from corrector.gamemaster import GameMaster
+    from corrector.game.gamemaster import GameMaster
     from corrector.rulepack import load_pack
 
     pack = load_pack(rules_name)

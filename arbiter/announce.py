@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from corrector.announcement import letter_name
+from corrector.game.announcement import letter_name
 from corrector.coords import parse_frs
 
 from corrector.placement import Move, Placement, place_move
 from corrector.rulepack import load_pack
-from corrector.variants import load_duplicate_rules
+from corrector.game.variants import load_duplicate_rules
 
 from .games import board_before
 from .models import Decision, Game, ReviewItem, Round, Slip

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from corrector.movegen import generate_moves
+from corrector.words.movegen import generate_moves
 from corrector.rulepack import load_pack
 
 from .correction import close_round, correct_round

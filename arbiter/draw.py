@@ -9,7 +9,7 @@ from collections import Counter
 
 from sqlalchemy.orm import Session
 
-from corrector.gamemaster import GameMaster
+from corrector.game.gamemaster import GameMaster
 from corrector.rulepack import load_pack
 
 from .errors import WorkflowError

@@ -14,7 +14,7 @@ from corrector.board import Board
 from corrector.coords import parse_frs
 from corrector.errors import NotationError
 from corrector.placement import Move, Placement, apply_placement, place_move
-from corrector.rack import take_from_rack
+from corrector.judging.rack import take_from_rack
 from corrector.reasons import Violation
 from corrector.rulepack import RulePack, load_pack
 

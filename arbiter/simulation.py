@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from corrector.lexicon import Lexicon
-from corrector.movegen import Play
+from corrector.words.lexicon import Lexicon
+from corrector.words.movegen import Play
 
 MISTAKES = ("wrong_score", "inverted_signs", "one_wrong_sign", "unmarked_joker", "not_a_word",
             "missing_round", "missing_slip")

@@ -1,6 +1,6 @@
 """A round's tops for the store: the game master's search (move generator + D 5.3.7 preference
 order) on the board the stored continuations build, and the announcement flags that go with the
-retained move. Nothing is decided here: `corrector.continuation` and `corrector.announcement` do."""
+retained move. Nothing is decided here: `corrector.game.continuation` and `corrector.game.announcement` do."""
 from __future__ import annotations
 
 from collections import Counter
@@ -8,14 +8,14 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from corrector.announcement import top_flags
-from corrector.bag import Bag
-from corrector.continuation import Candidate, find_tops, rank_tops
-from corrector.lexicon import Lexicon, load_lexicon
-from corrector.movegen import top_moves
+from corrector.game.announcement import top_flags
+from corrector.game.bag import Bag
+from corrector.game.continuation import Candidate, find_tops, rank_tops
+from corrector.words.lexicon import Lexicon, load_lexicon
+from corrector.words.movegen import top_moves
 from corrector.rulepack import RulePack, load_pack
 from corrector.tiles import JOKER
-from corrector.variants import load_duplicate_rules
+from corrector.game.variants import load_duplicate_rules
 
 from .errors import WorkflowError
 from .games import board_before

@@ -27,7 +27,7 @@ def peak_rss_mb():
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) / 1024
 t0 = time.perf_counter()
-from corrector.lexicon import load_lexicon
+from corrector.words.lexicon import load_lexicon
 from corrector.rulepack import load_pack
 pack = load_pack({pack!r})
 t1 = time.perf_counter()
@@ -47,7 +47,7 @@ def main() -> int:
     parser.add_argument("--pack", default="ro")
     args = parser.parse_args()
 
-    from corrector.lexicon import cache_path, load_lexicon
+    from corrector.words.lexicon import cache_path, load_lexicon
     from corrector.rulepack import load_pack
 
     pack = load_pack(args.pack)

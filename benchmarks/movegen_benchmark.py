@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from corrector.board import Board  # noqa: E402
-from corrector.lexicon import load_lexicon  # noqa: E402
-from corrector.movegen import compiled_available, generate_moves, generate_records, top_moves  # noqa: E402
+from corrector.words.lexicon import load_lexicon  # noqa: E402
+from corrector.words.movegen import compiled_available, generate_moves, generate_records, top_moves  # noqa: E402
 from corrector.placement import apply_placement, place_move  # noqa: E402
 from corrector.rulepack import load_pack  # noqa: E402
 from corrector.tiles import JOKER  # noqa: E402

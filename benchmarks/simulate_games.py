@@ -1,5 +1,5 @@
 """Play N duplicate games by tops per variant and check each one independently
-(`corrector.gamecheck`): games finished legally, tiles conserved, time per game.
+(`corrector.game.gamecheck`): games finished legally, tiles conserved, time per game.
 
     python benchmarks/simulate_games.py [--games 100] [--variants classic,completiv,...] [--words FILE]
 
@@ -15,11 +15,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from corrector.gamecheck import check_game_log  # noqa: E402
-from corrector.gamemaster import GameMaster  # noqa: E402
-from corrector.lexicon import load_lexicon  # noqa: E402
+from corrector.game.gamecheck import check_game_log  # noqa: E402
+from corrector.game.gamemaster import GameMaster  # noqa: E402
+from corrector.words.lexicon import load_lexicon  # noqa: E402
 from corrector.rulepack import load_pack  # noqa: E402
-from corrector.variants import load_duplicate_rules  # noqa: E402
+from corrector.game.variants import load_duplicate_rules  # noqa: E402
 
 DEMO = Path(__file__).resolve().parents[1] / "samples" / "wordlists" / "ro-demo-hunspell.txt.gz"
 

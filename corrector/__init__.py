@@ -1,0 +1,1 @@
+"""The corrector: rules applied to what slips say. Foundations at this level (tiles, rule packs, board, positions, placement and scoring, reasons); words, judging, game and gamelogs as subpackages; anticipation games apart."""

@@ -4,9 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import BoardFileError, NotationError
-from .rulepack import SIZE, RulePack
-from .tiles import Tile
+from corrector.errors import BoardFileError, NotationError
+from corrector.rulepack import SIZE, RulePack
+from corrector.tiles import Tile
 
 
 @dataclass

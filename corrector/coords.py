@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import NotationError
-from .rulepack import ROW_LETTERS, SIZE
+from corrector.errors import NotationError
+from corrector.rulepack import ROW_LETTERS, SIZE
 
 _LETTER_FIRST = re.compile(r"^([A-Z])(\d+)$")
 _NUMBER_FIRST = re.compile(r"^(\d+)([A-Z])$")

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import Board
-from .coords import Position, square_name
-from .reasons import Reason, Violation
-from .rulepack import SIZE, RulePack
-from .tiles import Tile
+from corrector.board import Board
+from corrector.coords import Position, square_name
+from corrector.reasons import Reason, Violation
+from corrector.rulepack import SIZE, RulePack
+from corrector.tiles import Tile
 
 
 @dataclass(frozen=True, slots=True)

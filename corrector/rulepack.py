@@ -12,8 +12,8 @@ from typing import Any
 
 import jsonschema
 
-from .errors import RulePackError
-from .tiles import TileSet
+from corrector.errors import RulePackError
+from corrector.tiles import TileSet
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 SIZE = 15

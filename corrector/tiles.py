@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import NotationError
+from corrector.errors import NotationError
 
 JOKER = "?"
 

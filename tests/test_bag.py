@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
-from corrector.bag import (Bag, Composition, DrawProblem, DrawRule, draw_group, group_label,
+from corrector.game.bag import (Bag, Composition, DrawProblem, DrawRule, draw_group, group_label,
                            stock_can_continue)
 from corrector.errors import GameError
-from corrector.variants import load_duplicate_rules
+from corrector.game.variants import load_duplicate_rules
 
 
 @pytest.fixture(scope="module")
@@ -151,7 +151,7 @@ def test_D_5_3_2_groups_are_announced_alphabetically_per_part(ro):
 
 
 def test_D_5_3_2_announcement_names_the_letters(ro, rules):
-    from corrector.announcement import draw_text
+    from corrector.game.announcement import draw_text
 
     bag = bag_of(ro, "BCDFGLMN")
     draw = draw_group(bag, ("A", "E"), 7, judge(ro, rules, 2), random.Random(1))

@@ -9,12 +9,12 @@ from collections import Counter
 import pytest
 
 from corrector.board import Board
-from corrector.decision import RoundContext, decide_slip
-from corrector.group import build_group
+from corrector.judging.decision import RoundContext, decide_slip
+from corrector.judging.group import build_group
 from corrector.reasons import Reason
 from corrector.rulepack import RulePack
-from corrector.rulings import Flag, PenaltyKind, Status, WarningKind
-from corrector.slip import Slip, WrittenMove
+from corrector.judging.rulings import Flag, PenaltyKind, Status, WarningKind
+from corrector.judging.slip import Slip, WrittenMove
 from tests.boards import board_with
 
 WORDS = frozenset({"MODEL", "MODELE", "MAMAE", "MARE", "ME", "EL", "CASA", "AR"})

@@ -8,17 +8,17 @@ from dataclasses import replace
 
 import pytest
 
-from corrector.announcement import Flag, top_flags
-from corrector.bag import Bag
+from corrector.game.announcement import Flag, top_flags
+from corrector.game.bag import Bag
 from corrector.board import Board
-from corrector.continuation import Candidate, find_tops, rank_tops
+from corrector.game.continuation import Candidate, find_tops, rank_tops
 from corrector.coords import parse_frs
 from corrector.errors import GameError
-from corrector.gamecheck import check_game_log
-from corrector.gamemaster import GameLog, GameMaster
-from corrector.lexicon import load_lexicon
+from corrector.game.gamecheck import check_game_log
+from corrector.game.gamemaster import GameLog, GameMaster
+from corrector.words.lexicon import load_lexicon
 from corrector.placement import Move, Placement, place_move
-from corrector.variants import ContinuationRules, RackUse, load_duplicate_rules, use_rack
+from corrector.game.variants import ContinuationRules, RackUse, load_duplicate_rules, use_rack
 from tests.boards import board_with
 from tests.conftest import REPO
 
@@ -168,7 +168,7 @@ def test_round_by_round_api_and_arbiter_continuation(ro, demo):
     assert setup.round == 1 and len(setup.group) == 7 and setup.announcement[-1].startswith("pentru turul 1")
     tops = gm.tops()
     assert tops and len({c.score for c in tops}) == 1
-    from corrector.movegen import generate_moves
+    from corrector.words.movegen import generate_moves
     lower = next(p for p in generate_moves(gm.board, list(setup.group), ro, demo) if p.score < tops[0].score)
     log = gm.play_continuation(f"{lower.move.position.frs()} {lower.move.word}")
     assert (log.score, log.is_top, log.top_score) == (lower.score, False, tops[0].score)

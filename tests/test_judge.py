@@ -9,10 +9,10 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
-from corrector.case import parse_case
+from corrector.judging.case import parse_case
 from corrector.errors import CaseError
-from corrector.judge import judge_case
-from corrector.report import result_json
+from corrector.judging.judge import judge_case
+from corrector.judging.report import result_json
 
 WORDS = ["MODEL", "MARE", "ME", "EL", "AR", "RE", "ERA", "ARE", "MA", "AM", "LA", "AL", "TE", "ET", "TA", "AT",
          "SA", "AS", "CASA", "SEC", "TEC", "UT", "TU", "NU", "UN", "DA", "AD", "DE", "ED", "LE", "MI", "IN", "NI",
@@ -287,7 +287,7 @@ def test_words_from_a_file_relative_to_the_case(tmp_path):
     data = game(words={"file": "list.txt"})
     case = tmp_path / "case.json"
     case.write_text(json.dumps(data), encoding="utf-8")
-    from corrector.case import load_case
+    from corrector.judging.case import load_case
     assert result_json(judge_case(load_case(case)))["top_total"] == TOP_TOTAL
 
 

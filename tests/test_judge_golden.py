@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from corrector.case import load_case
-from corrector.judge import judge_case
-from corrector.report import result_json
+from corrector.judging.case import load_case
+from corrector.judging.judge import judge_case
+from corrector.judging.report import result_json
 
 GOLDEN = Path(__file__).parent / "golden" / "judge"
 CASES = sorted(p for p in GOLDEN.glob("*.json") if not p.name.endswith(".expected.json"))

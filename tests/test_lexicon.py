@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from corrector.errors import LexiconError
-from corrector import lexicon as lexicon_module
-from corrector.lexicon import Lexicon, cache_path, load_lexicon, user_cache_path
+from corrector.words import lexicon as lexicon_module
+from corrector.words.lexicon import Lexicon, cache_path, load_lexicon, user_cache_path
 from corrector.rulepack import load_pack
 from corrector.tiles import Tile
 

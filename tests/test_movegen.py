@@ -9,8 +9,8 @@ import pytest
 
 from corrector.board import Board
 from corrector.coords import parse_frs
-from corrector.lexicon import Lexicon, load_lexicon
-from corrector.movegen import compiled_available, generate_moves, generate_records, top_moves
+from corrector.words.lexicon import Lexicon, load_lexicon
+from corrector.words.movegen import compiled_available, generate_moves, generate_records, top_moves
 from corrector.placement import Move, Placement, apply_placement, place_move
 from corrector.rulepack import load_pack
 from corrector.tiles import Tile

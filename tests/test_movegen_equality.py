@@ -19,10 +19,10 @@ import pytest
 
 from corrector.board import Board
 from corrector.coords import Position
-from corrector.lexicon import Lexicon
-from corrector.movegen import compiled_available, generate_moves, generate_records
+from corrector.words.lexicon import Lexicon
+from corrector.words.movegen import compiled_available, generate_moves, generate_records
 from corrector.placement import Move, Placement, apply_placement, place_move
-from corrector.rack import take_from_rack
+from corrector.judging.rack import take_from_rack
 from corrector.rulepack import SIZE, RulePack, load_pack
 from corrector.tiles import JOKER, Tile
 

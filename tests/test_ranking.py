@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from corrector.ranking import TopRecord, percent_of_top, rank_tops, rank_totals
-from corrector.solo import find_solo
+from corrector.judging.ranking import TopRecord, percent_of_top, rank_tops, rank_totals
+from corrector.judging.solo import find_solo
 
 
 def test_D_6_6_equal_totals_share_the_higher_place():

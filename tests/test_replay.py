@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from cli import main
 from corrector.errors import RecordError
-from corrector.records import read_record
-from corrector.replay import replay
+from corrector.gamelogs.records import read_record
+from corrector.gamelogs.replay import replay
 from corrector.rulepack import load_pack
 from tests.conftest import REPO, SHARED
 

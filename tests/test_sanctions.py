@@ -1,8 +1,8 @@
 """Sanctions over a game (RULES.md §3–4; D 6.2–6.4, D 8.4): numbers from the rule pack."""
 from __future__ import annotations
 
-from corrector.rulings import WarningKind
-from corrector.sanctions import charge_warnings, disciplinary, penalised, top_deduction
+from corrector.judging.rulings import WarningKind
+from corrector.judging.sanctions import charge_warnings, disciplinary, penalised, top_deduction
 
 D = WarningKind.SCORE_WRONG
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from corrector.board import Board
 from corrector.coords import parse_frs
 from corrector.placement import Move, Placement, apply_placement, place_move
-from corrector.rack import take_from_rack
+from corrector.judging.rack import take_from_rack
 from corrector.reasons import Reason, Violation
 
 from tests.boards import board_with

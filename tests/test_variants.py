@@ -9,7 +9,7 @@ import pytest
 from corrector.errors import RulePackError
 from corrector.reasons import Reason, Violation
 from corrector.tiles import Tile
-from corrector.variants import RackUse, _load, load_duplicate_rules, rack_options, use_rack
+from corrector.game.variants import RackUse, _load, load_duplicate_rules, rack_options, use_rack
 
 
 @pytest.fixture(scope="module")

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Container, Sequence
 
-from ..board import Board
-from ..coords import Position, square_name
-from ..placement import Move, Placement, apply_placement, place_move, word_squares
-from ..reasons import Reason, Violation
-from ..rulepack import RulePack
-from ..tiles import Tile
-from .outcome import CancellationRequest, MoveRuling, Outcome, Revision
+from corrector.board import Board
+from corrector.coords import Position, square_name
+from corrector.placement import Move, Placement, apply_placement, place_move, word_squares
+from corrector.reasons import Reason, Violation
+from corrector.rulepack import RulePack
+from corrector.tiles import Tile
+from corrector.anticipation.outcome import CancellationRequest, MoveRuling, Outcome, Revision
 
 
 def _run(board: Board, new: dict[tuple[int, int], Tile], start: tuple[int, int], horizontal: bool) -> list[tuple[int, int]]:

@@ -7,13 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import AnticipationInputError
-from .game import AnticipationGame, Variant
-from .groups import GroupSet, check_round_order
-from .outcome import PlayerResult
-from .replay import anticipation_pack, replay_player
-from .variants import rank_players
-from .verification import VerificationAnswer, answer_verification
+from corrector.errors import AnticipationInputError
+from corrector.anticipation.game import AnticipationGame, Variant
+from corrector.anticipation.groups import GroupSet, check_round_order
+from corrector.anticipation.outcome import PlayerResult
+from corrector.anticipation.replay import anticipation_pack, replay_player
+from corrector.anticipation.variants import rank_players
+from corrector.anticipation.verification import VerificationAnswer, answer_verification
 
 
 @dataclass

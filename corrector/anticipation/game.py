@@ -7,10 +7,10 @@ from collections.abc import Container, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ..errors import AnticipationInputError
-from ..rulepack import RulePack
-from ..slip import Slip
-from .groups import GroupSet
+from corrector.errors import AnticipationInputError
+from corrector.rulepack import RulePack
+from corrector.judging.slip import Slip
+from corrector.anticipation.groups import GroupSet
 
 
 class Variant(Enum):

@@ -10,10 +10,10 @@ from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from ..bag import Bag, Composition, sort_letters
-from ..errors import AnticipationInputError, NotationError
-from ..rulepack import RulePack
-from ..tiles import JOKER
+from corrector.game.bag import Bag, Composition, sort_letters
+from corrector.errors import AnticipationInputError, NotationError
+from corrector.rulepack import RulePack
+from corrector.tiles import JOKER
 
 FIRST_SIZE, GROUP_SIZE, GROUP_COUNT = 2, 7, 15  # A 1.1: one group of 2 letters and 14 of 7
 _MAX_TRIES = 10_000

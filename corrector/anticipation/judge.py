@@ -9,13 +9,13 @@ from typing import Any
 
 import jsonschema
 
-from ..errors import AnticipationInputError, FluturasError
-from ..lexicon import Lexicon, load_lexicon
-from ..rulepack import load_pack
-from ..slip import Slip, WrittenMove
-from .correction import AnticipationResult, correct_anticipation_game
-from .game import AnticipationGame, AnticipationSlip, Player, Variant
-from .groups import DrawRules, GroupSet, avocalic_rules, classic_rules, draw_groups, draw_round_order, parse_groups
+from corrector.errors import AnticipationInputError, FluturasError
+from corrector.words.lexicon import Lexicon, load_lexicon
+from corrector.rulepack import load_pack
+from corrector.judging.slip import Slip, WrittenMove
+from corrector.anticipation.correction import AnticipationResult, correct_anticipation_game
+from corrector.anticipation.game import AnticipationGame, AnticipationSlip, Player, Variant
+from corrector.anticipation.groups import DrawRules, GroupSet, avocalic_rules, classic_rules, draw_groups, draw_round_order, parse_groups
 
 SCHEMA = Path(__file__).with_name("case.schema.json")
 

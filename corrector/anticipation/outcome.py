@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from ..decision import Decision
-from ..placement import Placement
-from ..reasons import Violation
-from ..rulings import WarningKind
-from ..sanctions import DisciplinaryOutcome, WarningCharge
-from .verification import VerificationAnswer
+from corrector.judging.decision import Decision
+from corrector.placement import Placement
+from corrector.reasons import Violation
+from corrector.judging.rulings import WarningKind
+from corrector.judging.sanctions import DisciplinaryOutcome, WarningCharge
+from corrector.anticipation.verification import VerificationAnswer
 
 
 class Outcome(Enum):

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..placement import Placement
-from ..rulepack import Sanctions
-from .outcome import MoveRuling
+from corrector.placement import Placement
+from corrector.rulepack import Sanctions
+from corrector.anticipation.outcome import MoveRuling
 
 
 def word_squares(placement: Placement) -> set[tuple[int, int]]:

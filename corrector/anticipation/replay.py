@@ -12,21 +12,21 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..board import Board
-from ..decision import _WARNING_ORDER, Decision, RoundContext, apply_warnings, decide_move, incorrect
-from ..placement import Placement, apply_placement, place_move
-from ..reasons import Reason, Violation
-from ..rulepack import RulePack
-from ..rulings import WarningKind
-from ..sanctions import charge_warnings, disciplinary
-from ..slip import Slip, WrittenMove
-from .cancellation import board_of, cancel_round
-from .game import AnticipationGame, AnticipationSlip, Player, Variant
-from .groups import GroupSet
-from .outcome import MoveRuling, PlayerResult, RoundRuling, RoundStatus
-from .penalty import apply_penalty_caps
-from .variants import bingo_violation, is_pass, move_group, take_vowels, vowel_stock
-from .verification import answer_verification
+from corrector.board import Board
+from corrector.judging.decision import _WARNING_ORDER, Decision, RoundContext, apply_warnings, decide_move, incorrect
+from corrector.placement import Placement, apply_placement, place_move
+from corrector.reasons import Reason, Violation
+from corrector.rulepack import RulePack
+from corrector.judging.rulings import WarningKind
+from corrector.judging.sanctions import charge_warnings, disciplinary
+from corrector.judging.slip import Slip, WrittenMove
+from corrector.anticipation.cancellation import board_of, cancel_round
+from corrector.anticipation.game import AnticipationGame, AnticipationSlip, Player, Variant
+from corrector.anticipation.groups import GroupSet
+from corrector.anticipation.outcome import MoveRuling, PlayerResult, RoundRuling, RoundStatus
+from corrector.anticipation.penalty import apply_penalty_caps
+from corrector.anticipation.variants import bingo_violation, is_pass, move_group, take_vowels, vowel_stock
+from corrector.anticipation.verification import answer_verification
 
 _GROUP_REASONS = (Reason.LETTERS_NOT_IN_GROUP, Reason.TOO_MANY_TILES)
 _SLIP_LEVEL = (WarningKind.BACK_DETAILS, WarningKind.TABLE_OR_ROUND_MISSING)

@@ -8,17 +8,17 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..group import Group
-from ..placement import Placement
-from ..ranking import rank_totals, shared_places
-from ..reasons import Reason, Violation
-from ..rulepack import RulePack
-from ..sanctions import top_deduction
-from ..tiles import JOKER
-from ..variants import Variant as RackRule, load_duplicate_rules
-from .game import Variant
-from .groups import FIRST_SIZE, GROUP_SIZE, GroupSet
-from .outcome import PlayerResult
+from corrector.judging.group import Group
+from corrector.placement import Placement
+from corrector.judging.ranking import rank_totals, shared_places
+from corrector.reasons import Reason, Violation
+from corrector.rulepack import RulePack
+from corrector.judging.sanctions import top_deduction
+from corrector.tiles import JOKER
+from corrector.game.variants import Variant as RackRule, load_duplicate_rules
+from corrector.anticipation.game import Variant
+from corrector.anticipation.groups import FIRST_SIZE, GROUP_SIZE, GroupSet
+from corrector.anticipation.outcome import PlayerResult
 
 PASS_WORD = "PAS"  # A 8.3: written in DEPUNERE when the player does not bingo
 

@@ -7,9 +7,9 @@ from collections.abc import Container, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import NotationError
-from ..rulepack import RulePack
-from ..slip import Slip
+from corrector.errors import NotationError
+from corrector.rulepack import RulePack
+from corrector.judging.slip import Slip
 
 
 @dataclass(frozen=True)

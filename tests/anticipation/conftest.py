@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from corrector.lexicon import Lexicon
+from corrector.words.lexicon import Lexicon
 from corrector.rulepack import RulePack, load_pack
 
 from .helpers import lexicon

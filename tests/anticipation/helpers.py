@@ -5,10 +5,10 @@ from collections import Counter
 
 from corrector.anticipation import AnticipationGame, AnticipationSlip, Player, Variant
 from corrector.anticipation.groups import GROUP_COUNT, GroupSet, classic_rules, parse_groups
-from corrector.bag import Composition
-from corrector.lexicon import Lexicon
+from corrector.game.bag import Composition
+from corrector.words.lexicon import Lexicon
 from corrector.rulepack import RulePack
-from corrector.slip import Slip, WrittenMove
+from corrector.judging.slip import Slip, WrittenMove
 from corrector.tiles import JOKER
 
 WORDS = ["AS", "SA", "CASA", "CAS", "CASE", "ACASA", "MASA", "LAC", "LAS", "CAL", "CALE", "ALE", "ARE",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from corrector.anticipation import correct_anticipation_game
 from corrector.anticipation.outcome import RoundStatus
 from corrector.reasons import Reason
-from corrector.rulings import PenaltyKind, Status, WarningKind
+from corrector.judging.rulings import PenaltyKind, Status, WarningKind
 
 from .helpers import game, move, slip, standard_groups
 

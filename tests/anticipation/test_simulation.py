@@ -15,8 +15,8 @@ from corrector.anticipation import AnticipationGame, Player, Variant, correct_an
 from corrector.anticipation.cancellation import board_of
 from corrector.anticipation.groups import classic_rules, draw_groups, draw_round_order
 from corrector.board import Board
-from corrector.lexicon import Lexicon
-from corrector.movegen import Play, generate_moves
+from corrector.words.lexicon import Lexicon
+from corrector.words.movegen import Play, generate_moves
 
 from .helpers import move, slip
 

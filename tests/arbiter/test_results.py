@@ -9,7 +9,7 @@ import pytest
 from openpyxl import load_workbook
 from sqlalchemy import select
 
-from corrector.case import parse_case
+from corrector.judging.case import parse_case
 
 from arbiter.announce import announce, points_ro
 from arbiter.audit import entries

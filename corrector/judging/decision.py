@@ -7,18 +7,18 @@ import re
 from collections.abc import Container
 from dataclasses import dataclass, field, replace
 
-from .attempt import Attempt, choose_by_score, try_reading
-from .board import Board
-from .coords import Position, parse_signs
-from .errors import NotationError
-from .group import Group
-from .placement import Move
-from .reasons import Reason, Violation
-from .rulepack import ROW_LETTERS, SIZE, RulePack
-from .rulings import Flag, PenaltyKind, Status, WarningKind
-from .sanctions import penalised
-from .slip import Slip, WrittenMove
-from .tiles import Tile
+from corrector.judging.attempt import Attempt, choose_by_score, try_reading
+from corrector.board import Board
+from corrector.coords import Position, parse_signs
+from corrector.errors import NotationError
+from corrector.judging.group import Group
+from corrector.placement import Move
+from corrector.reasons import Reason, Violation
+from corrector.rulepack import ROW_LETTERS, SIZE, RulePack
+from corrector.judging.rulings import Flag, PenaltyKind, Status, WarningKind
+from corrector.judging.sanctions import penalised
+from corrector.judging.slip import Slip, WrittenMove
+from corrector.tiles import Tile
 
 # Rulebook article of each reason a move is incorrect (D 6.1 a–d).
 _D_ARTICLE = {

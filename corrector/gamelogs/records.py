@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from .coords import Position, parse_frs, parse_gcg
-from .errors import NotationError, RecordError
+from corrector.coords import Position, parse_frs, parse_gcg
+from corrector.errors import NotationError, RecordError
 
 
 class EventKind(Enum):

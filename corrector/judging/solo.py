@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .rulepack import Sanctions
+from corrector.rulepack import Sanctions
 
 
 def find_solo(scores: Mapping[int, int], players: int, sanctions: Sanctions) -> int | None:

@@ -12,10 +12,10 @@ from typing import Any
 
 import jsonschema
 
-from .errors import CaseError, FluturasError
-from .lexicon import Lexicon, load_lexicon
-from .rulepack import RulePack, load_pack
-from .slip import Slip, WrittenMove
+from corrector.errors import CaseError, FluturasError
+from corrector.words.lexicon import Lexicon, load_lexicon
+from corrector.rulepack import RulePack, load_pack
+from corrector.judging.slip import Slip, WrittenMove
 
 _SCHEMA = Path(__file__).with_name("case.schema.json")
 

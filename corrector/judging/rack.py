@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from .reasons import Reason, Violation
-from .tiles import JOKER, Tile
+from corrector.reasons import Reason, Violation
+from corrector.tiles import JOKER, Tile
 
 
 def take_from_rack(rack: Sequence[str], new_tiles: Iterable[Tile]) -> list[str] | Violation:

@@ -3,7 +3,7 @@
 Every move reaching the highest score is a top. The continuation is one top, chosen by the
 preference order of D 5.3.7 as listed in `duplicate.toml` ([continuation] order), then by
 position and word so the choice is reproducible. Tops come from the move generator of
-`corrector.movegen`; each one is re-placed with `placement.place_move`, the one scorer.
+`corrector.words.movegen`; each one is re-placed with `placement.place_move`, the one scorer.
 """
 from __future__ import annotations
 
@@ -13,16 +13,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .bag import Composition, stock_can_continue
-from .board import Board
-from .errors import GameError
-from .placement import Move, Placement, place_move
-from .rulepack import RulePack
-from .tiles import JOKER, Tile
-from .variants import ContinuationRules, EndRules, RackUse, Variant, rack_options, use_rack
+from corrector.game.bag import Composition, stock_can_continue
+from corrector.board import Board
+from corrector.errors import GameError
+from corrector.placement import Move, Placement, place_move
+from corrector.rulepack import RulePack
+from corrector.tiles import JOKER, Tile
+from corrector.game.variants import ContinuationRules, EndRules, RackUse, Variant, rack_options, use_rack
 
 # top_moves(board, rack, pack, lexicon) -> every move with the highest score (objects with a
-# `.move` Move, as `corrector.movegen.Play`, or Moves).
+# `.move` Move, as `corrector.words.movegen.Play`, or Moves).
 TopFunction = Callable[[Board, Sequence[str], RulePack, Any], Sequence[Any]]
 
 

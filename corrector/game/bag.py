@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from .errors import GameError
-from .tiles import JOKER, TileSet
+from corrector.errors import GameError
+from corrector.tiles import JOKER, TileSet
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .rulepack import Sanctions
-from .rulings import WarningKind
+from corrector.rulepack import Sanctions
+from corrector.judging.rulings import WarningKind
 
 
 @dataclass(frozen=True)

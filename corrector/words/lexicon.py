@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .dawg import MAX_LETTERS, Dawg, build_dawg, from_arrays
-from .errors import LexiconError
-from .rulepack import RulePack
-from .tiles import Tile, TileSet
+from corrector.words.dawg import MAX_LETTERS, Dawg, build_dawg, from_arrays
+from corrector.errors import LexiconError
+from corrector.rulepack import RulePack
+from corrector.tiles import Tile, TileSet
 
 MIN_LENGTH, MAX_LENGTH = 2, 15  # a word shorter than 2 tiles is no word; the board has 15 squares
 CACHE_VERSION = 1

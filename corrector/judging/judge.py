@@ -6,21 +6,21 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .appeals import apply_appeals
-from .attempt import try_reading
-from .board import Board
-from .case import Case, RoundInput
-from .coords import parse_frs
-from .decision import Decision, RoundContext, decide_slip
-from .errors import CaseError, NotationError
-from .group import build_group
-from .placement import Placement, apply_placement
-from .rulings import Status
-from .sanctions import disciplinary
-from .standings import Standing, standings
-from .tactic import decide_tactic
-from .topfinder import top_move
-from .variants import load_duplicate_rules
+from corrector.judging.appeals import apply_appeals
+from corrector.judging.attempt import try_reading
+from corrector.board import Board
+from corrector.judging.case import Case, RoundInput
+from corrector.coords import parse_frs
+from corrector.judging.decision import Decision, RoundContext, decide_slip
+from corrector.errors import CaseError, NotationError
+from corrector.judging.group import build_group
+from corrector.placement import Placement, apply_placement
+from corrector.judging.rulings import Status
+from corrector.judging.sanctions import disciplinary
+from corrector.judging.standings import Standing, standings
+from corrector.judging.tactic import decide_tactic
+from corrector.judging.topfinder import top_move
+from corrector.game.variants import load_duplicate_rules
 
 
 @dataclass

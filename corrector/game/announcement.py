@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from .bag import Draw, sort_letters
-from .continuation import Candidate
-from .tiles import TileSet
+from corrector.game.bag import Draw, sort_letters
+from corrector.game.continuation import Candidate
+from corrector.tiles import TileSet
 
 _ORDINALS = ("prima", "a doua", "a treia", "a patra", "a cincea", "a șasea", "a șaptea", "a opta", "a noua",
              "a zecea", "a unsprezecea", "a douăsprezecea", "a treisprezecea", "a paisprezecea",

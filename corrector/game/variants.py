@@ -17,11 +17,11 @@ from pathlib import Path
 
 import jsonschema
 
-from .bag import DrawRule
-from .errors import RulePackError
-from .reasons import Reason, Violation
-from .rulepack import RULES_DIR, RulePack, merge_tables, read_toml
-from .tiles import JOKER, Tile
+from corrector.game.bag import DrawRule
+from corrector.errors import RulePackError
+from corrector.reasons import Reason, Violation
+from corrector.rulepack import RULES_DIR, RulePack, merge_tables, read_toml
+from corrector.tiles import JOKER, Tile
 
 
 @dataclass(frozen=True)

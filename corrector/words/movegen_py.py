@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .dawg import Dawg
+from corrector.words.dawg import Dawg
 
 N = 15
 Record = tuple[int, int, int, int, int, tuple[int, ...], int, int, int]

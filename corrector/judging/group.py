@@ -8,11 +8,11 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .board import Board
-from .reasons import Violation
-from .rulepack import RulePack
-from .tiles import JOKER, Tile
-from .variants import RackUse, Variant, load_duplicate_rules, use_rack
+from corrector.board import Board
+from corrector.reasons import Violation
+from corrector.rulepack import RulePack
+from corrector.tiles import JOKER, Tile
+from corrector.game.variants import RackUse, Variant, load_duplicate_rules, use_rack
 
 
 @dataclass(frozen=True)

@@ -8,14 +8,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .decision import Decision, decide_slip
-from .errors import CaseError
-from .rulings import Flag, Status
-from .tactic import decide_tactic
+from corrector.judging.decision import Decision, decide_slip
+from corrector.errors import CaseError
+from corrector.judging.rulings import Flag, Status
+from corrector.judging.tactic import decide_tactic
 
 if TYPE_CHECKING:
-    from .case import Appeal, Case
-    from .judge import RoundResult
+    from corrector.judging.case import Appeal, Case
+    from corrector.judging.judge import RoundResult
 
 
 def round_average(rnd: "RoundResult") -> int:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .decision import _WARNING_ORDER, Decision, RoundContext, decide_move
-from .placement import Placement, apply_placement, place_move
-from .reasons import Reason, Violation
-from .rulings import Status, WarningKind
-from .slip import Slip, WrittenMove
+from corrector.judging.decision import _WARNING_ORDER, Decision, RoundContext, decide_move
+from corrector.placement import Placement, apply_placement, place_move
+from corrector.reasons import Reason, Violation
+from corrector.judging.rulings import Status, WarningKind
+from corrector.judging.slip import Slip, WrittenMove
 
 
 def _decide_order(moves: tuple[WrittenMove, ...], first: RoundContext, second: RoundContext) -> tuple[Decision, Decision]:

@@ -18,16 +18,16 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .announcement import draw_text, top_flags
-from .bag import Bag, Draw, draw_group, group_label, sort_letters, stock_can_continue
-from .board import Board
-from .continuation import Candidate, TopFunction, find_tops, rank_tops
-from .coords import parse_frs
-from .errors import GameError, NotationError
-from .placement import Move, Placement, apply_placement, place_move
-from .rulepack import RulePack
-from .tiles import JOKER
-from .variants import DuplicateRules, RackUse, Variant, load_duplicate_rules, use_rack
+from corrector.game.announcement import draw_text, top_flags
+from corrector.game.bag import Bag, Draw, draw_group, group_label, sort_letters, stock_can_continue
+from corrector.board import Board
+from corrector.game.continuation import Candidate, TopFunction, find_tops, rank_tops
+from corrector.coords import parse_frs
+from corrector.errors import GameError, NotationError
+from corrector.placement import Move, Placement, apply_placement, place_move
+from corrector.rulepack import RulePack
+from corrector.tiles import JOKER
+from corrector.game.variants import DuplicateRules, RackUse, Variant, load_duplicate_rules, use_rack
 
 
 @dataclass(frozen=True)
@@ -96,8 +96,8 @@ END_NO_MOVE = "no_move"        # no legal move with the group: nothing can conti
 
 
 def default_top_function() -> TopFunction:
-    """`corrector.movegen.top_moves`, imported when first needed."""
-    from .movegen import top_moves
+    """`corrector.words.movegen.top_moves`, imported when first needed."""
+    from corrector.words.movegen import top_moves
 
     return top_moves
 
@@ -105,7 +105,7 @@ def default_top_function() -> TopFunction:
 class GameMaster:
     """Runs one duplicate game. `rng` makes the draws (never the global generator; built from
     `seed` when not given; `seed` is also recorded in the log); `top_fn` is
-    `corrector.movegen.top_moves` unless another is given."""
+    `corrector.words.movegen.top_moves` unless another is given."""
 
     def __init__(self, pack: RulePack, lexicon: Any, variant: str | Variant = "classic",
                  rng: random.Random | None = None, top_fn: TopFunction | None = None,

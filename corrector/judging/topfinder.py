@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .continuation import find_tops, rank_tops
-from .decision import RoundContext
-from .errors import CaseError
-from .placement import Placement
-from .variants import load_duplicate_rules
+from corrector.game.continuation import find_tops, rank_tops
+from corrector.judging.decision import RoundContext
+from corrector.errors import CaseError
+from corrector.placement import Placement
+from corrector.game.variants import load_duplicate_rules
 
 
 def top_move(ctx: RoundContext, where: str) -> Placement:
-    from .movegen import top_moves
+    from corrector.words.movegen import top_moves
 
     rules = load_duplicate_rules(ctx.pack)
     group = ctx.group

@@ -4,13 +4,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .ranking import TopRecord, percent_of_top, rank_tops, rank_totals
-from .sanctions import DisciplinaryOutcome, WarningCharge, charge_warnings, disciplinary, top_deduction
-from .solo import find_solo
+from corrector.judging.ranking import TopRecord, percent_of_top, rank_tops, rank_totals
+from corrector.judging.sanctions import DisciplinaryOutcome, WarningCharge, charge_warnings, disciplinary, top_deduction
+from corrector.judging.solo import find_solo
 
 if TYPE_CHECKING:
-    from .case import Case
-    from .judge import RoundResult
+    from corrector.judging.case import Case
+    from corrector.judging.judge import RoundResult
 
 
 @dataclass(frozen=True)

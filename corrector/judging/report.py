@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .decision import Decision
-from .judge import GameResult
+from corrector.judging.decision import Decision
+from corrector.judging.judge import GameResult
 
 
 def _names(items) -> list[str]:

@@ -20,16 +20,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .board import Board
-from .coords import Position
-from .lexicon import Lexicon
-from .placement import Move
-from .rulepack import SIZE, RulePack
-from .tiles import JOKER, Tile
-from . import movegen_py
+from corrector.board import Board
+from corrector.coords import Position
+from corrector.words.lexicon import Lexicon
+from corrector.placement import Move
+from corrector.rulepack import SIZE, RulePack
+from corrector.tiles import JOKER, Tile
+from corrector.words import movegen_py
 
 try:
-    from . import _movegen as _compiled
+    from corrector.words import _movegen as _compiled
 except ImportError:  # no C compiler at install: same results, slower
     _compiled = None
 

@@ -7,15 +7,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .bag import Bag, Composition
-from .board import Board
-from .coords import parse_frs
-from .errors import NotationError
-from .gamemaster import END_NO_MOVE, END_STOCK, GameLog
-from .placement import Move, Placement, apply_placement, place_move
-from .rulepack import RulePack
-from .tiles import JOKER
-from .variants import DuplicateRules, RackUse, use_rack
+from corrector.game.bag import Bag, Composition
+from corrector.board import Board
+from corrector.coords import parse_frs
+from corrector.errors import NotationError
+from corrector.game.gamemaster import END_NO_MOVE, END_STOCK, GameLog
+from corrector.placement import Move, Placement, apply_placement, place_move
+from corrector.rulepack import RulePack
+from corrector.tiles import JOKER
+from corrector.game.variants import DuplicateRules, RackUse, use_rack
 
 
 def _on_board(board: Board) -> Counter[str]:

@@ -8,14 +8,14 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from .board import Board
-from .coords import Position
-from .group import Group
-from .placement import Move, Placement, place_move
-from .reasons import Reason, Violation
-from .rulepack import RulePack
-from .rulings import Flag, WarningKind
-from .tiles import Tile
+from corrector.board import Board
+from corrector.coords import Position
+from corrector.judging.group import Group
+from corrector.placement import Move, Placement, place_move
+from corrector.reasons import Reason, Violation
+from corrector.rulepack import RulePack
+from corrector.judging.rulings import Flag, WarningKind
+from corrector.tiles import Tile
 
 
 @dataclass(frozen=True)

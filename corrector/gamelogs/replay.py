@@ -5,15 +5,15 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
-from .board import Board
-from .coords import Position, square_name
-from .errors import NotationError, RecordError
-from .placement import Move, Placement, apply_placement, place_move
-from .rack import take_from_rack
-from .reasons import Violation
-from .records import EventKind, GameRecord
-from .rulepack import RulePack
-from .tiles import Tile
+from corrector.board import Board
+from corrector.coords import Position, square_name
+from corrector.errors import NotationError, RecordError
+from corrector.placement import Move, Placement, apply_placement, place_move
+from corrector.judging.rack import take_from_rack
+from corrector.reasons import Violation
+from corrector.gamelogs.records import EventKind, GameRecord
+from corrector.rulepack import RulePack
+from corrector.tiles import Tile
 
 
 @dataclass(frozen=True)
