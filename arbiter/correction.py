@@ -2,16 +2,18 @@
 steps (the demo proves the workflow only if it takes the arbiter's path)."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from .announce import Announcement, announce
 from .audit import Change, record
-from .errors import WorkflowError
+from .errors import ReadingError, WorkflowError
 from .games import get_game, get_round
-from .judging import build_case, run_judge, store_judgement
+from .judging import build_case, has_decisions, run_judge, store_judgement
 from .models import Game, Round
 from .store import Store
 
@@ -54,6 +56,23 @@ def correct_round(store: Store, game_id: int, number: int | None, actor: str,
         if rnd.status == "open":
             rnd.status = "corrected"
     return Corrected(number, counts, held)
+
+
+def load_judge_output(path: Path) -> dict[str, Any]:
+    """A `fluturas judge --json` output given to `round correct --judge-output`."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ReadingError(f"{path}: cannot read the judge output: {exc}") from exc
+
+
+def recorrect(store: Store, game_id: int, actor: str) -> Corrected | None:
+    """After a sanction or an appeal, judge the game again so the totals follow; nothing to do
+    (None) while no round has been corrected yet."""
+    with store.session() as s:
+        if not has_decisions(s, game_id):
+            return None
+    return correct_round(store, game_id, None, actor)
 
 
 def close_round(session: Session, game: Game, rnd: Round, actor: str) -> Announcement:

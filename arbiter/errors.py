@@ -1,7 +1,7 @@
 """Failures of the arbiter workflow; each names the file, the row or the item at fault."""
 from __future__ import annotations
 
-from corrector.errors import FluturasError
+from exitcodes import ExitCode, FluturasError
 
 
 class StoreError(FluturasError):
@@ -20,7 +20,7 @@ class ReviewConflict(FluturasError):
     """Another arbiter resolved the same review item first; the loser's correction is kept
     in the audit log, not applied, and nothing else changes."""
 
-    exit_code = 3
+    exit_code = ExitCode.CONFLICT
 
 
 class WorkflowError(FluturasError):
@@ -36,4 +36,4 @@ class ConcurrentChange(FluturasError):
     """Another arbiter changed the same row (game, round, decision) since it was read; this
     command stored nothing and can simply be run again."""
 
-    exit_code = 3
+    exit_code = ExitCode.CONFLICT

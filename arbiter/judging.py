@@ -1,7 +1,7 @@
 """The link to the judge (issue 4): the store's game as a CASE, and the judge's output stored as
-decisions and standings. The judge is called through its documented file-in/file-out entry
-point, `fluturas judge CASE.json --json`, so this module owns no rule of RULES.md §3–4: every
-score, warning, total and rank in the store is the judge's.
+decisions and standings. The judge is called in process through the library's one entry,
+`corrector.judgment.judge` (the same as `fluturas judge`), so this module owns no rule of RULES.md
+§3–4: every score, warning, total and rank in the store is the judge's.
 
 Re-correcting is idempotent: the whole game up to the round is judged again (warnings count in
 round order and solos depend on every player, RULES.md §4) and stored in ONE transaction, so a
@@ -9,22 +9,19 @@ crash leaves the previous correction intact and the re-run stores each decision 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from corrector.judgment import judge
+
 from .audit import Change, record
-from .errors import MissingComponent, WorkflowError
+from .errors import WorkflowError
 from .games import players, rounds
 from .models import Appeal, Decision, Game, ReviewItem, Round, Sanction, Slip, Standing
 from .review import flag_decision
 
-CLI = Path(__file__).resolve().parent.parent / "cli.py"
 DECISION_FIELDS = ("status", "score", "credited", "warning", "penalty", "articles", "explanation", "flags")
 STANDING_FIELDS = ("total", "warnings", "penalties", "solos", "disciplinary", "eliminated", "rank", "percent_of_top")
 
@@ -100,19 +97,16 @@ def build_case(session: Session, game: Game, through_round: int | None = None) -
     return case, held
 
 
-def run_judge(case: dict[str, Any]) -> dict[str, Any]:
-    """`fluturas judge CASE.json --json` in a child process; its JSON output."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "case.json"
-        path.write_text(json.dumps(case, ensure_ascii=False, indent=1), encoding="utf-8")
-        done = subprocess.run([sys.executable, str(CLI), "judge", str(path), "--json"],
-                              capture_output=True, text=True)
-    if done.returncode != 0 and "No such command 'judge'" in done.stderr:
-        raise MissingComponent("correcting needs the judge (`fluturas judge`, issue 4), which is not in this "
-                               "tree yet; import a judge output with `round correct --judge-output FILE`")
-    if done.returncode != 0:
-        raise WorkflowError(f"the judge refused the game: {done.stderr.strip() or done.stdout.strip()}")
-    return json.loads(done.stdout)
+def has_decisions(session: Session, game_id: int) -> bool:
+    """Whether any round of the game has been corrected (a sanction or an appeal then re-judges)."""
+    return session.scalar(select(Decision.id).join(Round, Round.id == Decision.round_id)
+                          .where(Round.game_id == game_id).limit(1)) is not None
+
+
+def run_judge(case: dict[str, Any], source: str = "the stored game") -> dict[str, Any]:
+    """The judge's output for the stored game, in process (`corrector.judgment.judge`), in its JSON
+    form: the form stored and compared with what is already stored."""
+    return json.loads(json.dumps(judge(case, source).to_json(), ensure_ascii=False))
 
 
 def _keyed(items: Any, key: str) -> dict[int, dict[str, Any]]:

@@ -1,11 +1,9 @@
 """Program and input-file failures. A player's mistake is never one of these: see `reasons`."""
 from __future__ import annotations
 
+from exitcodes import ExitCode, FluturasError
 
-class FluturasError(Exception):
-    """A failure the CLI reports as one line naming the file and field, with exit status 2."""
-
-    exit_code = 2
+__all__ = ["ExitCode", "FluturasError"]  # the root of every error, re-exported for the corrector's users
 
 
 class RulePackError(FluturasError):

@@ -1,11 +1,11 @@
 """Typed failures of the scanner. Each names the file (and field) at fault; cli.py maps them to exit codes."""
 from __future__ import annotations
 
+from exitcodes import FluturasError
 
-class ScannerError(Exception):
-    """Base for every failure raised by `scanner`."""
 
-    exit_code = 2
+class ScannerError(FluturasError):
+    """Base for every failure raised by `scanner` (exit code: bad input)."""
 
 
 class TemplateError(ScannerError):

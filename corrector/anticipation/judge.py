@@ -9,11 +9,10 @@ from typing import Any
 
 import jsonschema
 
-from corrector.errors import AnticipationInputError, FluturasError
+from corrector.errors import AnticipationInputError
 from corrector.words.lexicon import Lexicon, load_lexicon
 from corrector.rulepack import load_pack
 from corrector.judging.slip import Slip, WrittenMove
-from corrector.anticipation.correction import AnticipationResult, correct_anticipation_game
 from corrector.anticipation.game import AnticipationGame, AnticipationSlip, Player, Variant
 from corrector.anticipation.groups import DrawRules, GroupSet, avocalic_rules, classic_rules, draw_groups, draw_round_order, parse_groups
 
@@ -78,17 +77,3 @@ def load_game(case: dict[str, Any], base: Path = Path("."), source: str = "<case
         tuple(Player(p["table"], p["name"]) for p in case["players"]),
         tuple(_slip(s) for s in case["slips"]), player_groups,
         tuple((d["table"], d["round"]) for d in case.get("disciplinary", ())))
-
-
-def judge_file(path: Path) -> AnticipationResult:
-    """Read, validate and correct one anticipation game file."""
-    try:
-        case = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise AnticipationInputError(f"{path}: cannot read the game file: {exc}") from exc
-    try:
-        return correct_anticipation_game(load_game(case, path.parent, str(path)))
-    except AnticipationInputError:
-        raise
-    except FluturasError as exc:
-        raise AnticipationInputError(f"{path}: {exc}") from exc

@@ -203,7 +203,8 @@ def parse_case(data: Any, source: str = "CASE.json", base: Path = Path(".")) -> 
                 players, tuple(rounds), {t: tuple(sorted(r)) for t, r in disciplinary.items()}, cheating, tuple(appeals))
 
 
-def load_case(path: str | Path) -> Case:
+def read_case(path: str | Path) -> dict:
+    """A judge input file as data; an unreadable file or bad JSON names the file and the place."""
     path = Path(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))
@@ -211,4 +212,11 @@ def load_case(path: str | Path) -> Case:
         raise CaseError(f"{path}: cannot read: {exc}") from exc
     except json.JSONDecodeError as exc:
         raise CaseError(f"{path}: not valid JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
-    return parse_case(data, str(path), path.parent)
+    if not isinstance(data, dict):
+        raise CaseError(f"{path}: expected a JSON object, found {type(data).__name__}")
+    return data
+
+
+def load_case(path: str | Path) -> Case:
+    path = Path(path)
+    return parse_case(read_case(path), str(path), path.parent)

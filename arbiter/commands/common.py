@@ -1,0 +1,61 @@
+"""What every command shares: the store options, opening the store, JSON output, field=value parsing."""
+from __future__ import annotations
+
+import json
+
+import click
+
+
+def emit_json(data: object) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True))
+
+
+# --- engine -----------------------------------------------------------------------------------
+
+def store_options(func):
+    """--db, --game and --arbiter on every workflow command (also from $FLUTURAS_DB, $FLUTURAS_ARBITER)."""
+    import getpass
+
+    func = click.option("--arbiter", "actor", envvar="FLUTURAS_ARBITER", default=getpass.getuser(), show_default=True,
+                        help="Who makes the change (kept in the audit log).")(func)
+    func = click.option("--game", "game_id", type=int, default=None, help="Game id (default: the newest game).")(func)
+    func = click.option("--db", envvar="FLUTURAS_DB", default="fluturas.db", show_default=True,
+                        help="SQLite file or database URL (postgresql://user@host/db).")(func)
+    return func
+
+
+def open_db(db: str):
+    from arbiter.store import open_store
+
+    return open_store(db)
+
+
+def now():
+    from datetime import datetime
+
+    return datetime.now().astimezone()
+
+
+def parse_fields(items) -> dict:
+    out: dict = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise click.BadParameter(f"{item!r}: expected field=value")
+        key = key.strip().lower()
+        if key == "jokers":
+            out[key] = [int(v) for v in value.split(",") if v.strip()]
+        elif key in ("table", "round", "score", "total", "cancel_round"):
+            out[key] = int(value) if value.strip() else None
+        elif key == "verify":
+            out[key] = value.strip().lower() in ("1", "true", "da", "yes")
+        elif key in ("moves", "verify_words"):  # an anticipation slip: JSON, quoted
+            try:
+                out[key] = json.loads(value)
+            except json.JSONDecodeError as exc:
+                raise click.BadParameter(f"{item!r}: {key} takes JSON, e.g. "
+                                         f"'moves=[{{\"position\": \"H8\", \"word\": \"AS\", \"score\": 4}}]'") from exc
+        else:
+            out[key] = value.strip() or None
+    return out
+

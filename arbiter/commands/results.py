@@ -1,0 +1,148 @@
+"""After the rounds: sanctions, appeals, provisional and final results, exports."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from arbiter.commands.common import now, open_db, parse_fields, store_options
+
+
+def _recorrect(store, gid: int, actor: str) -> None:
+    """After a sanction or an appeal, the totals follow (`arbiter.correction.recorrect`)."""
+    from arbiter.correction import recorrect
+
+    if recorrect(store, gid, actor) is not None:
+        click.echo("totals updated")
+
+
+@click.command()
+@click.argument("table", type=int)
+@click.option("--disciplinary", "kind", flag_value="disciplinary", help="Disciplinary warning (−20; the second eliminates, D 6.4).")
+@click.option("--eliminate", "kind", flag_value="elimination", help="Eliminate the player (D 7.1.3).")
+@click.option("--reason", required=True, help="The reason, as on the written sanction.")
+@click.option("--round", "number", type=int, help="Round in which it happened.")
+@store_options
+def sanction(table, kind, reason, number, db, game_id, actor) -> None:
+    """Give a disciplinary warning or eliminate a player."""
+    from arbiter.errors import WorkflowError
+    from arbiter.games import get_game
+    from arbiter.results import add_sanction
+
+    if kind is None:
+        raise WorkflowError("choose --disciplinary or --eliminate")
+    store = open_db(db)
+    with store.session() as s:
+        g = get_game(s, game_id)
+        add_sanction(s, g, table, kind, reason, actor, number)
+        gid = g.id
+    click.echo(f"table {table}: {kind} recorded")
+    _recorrect(store, gid, actor)
+
+
+@click.command()
+@click.argument("table", type=int)
+@click.option("--round", "number", type=int, help="The round appealed.")
+@click.option("--kind", type=click.Choice(["reading", "warning", "penalty", "incorrect", "total", "repeated"]), required=True)
+@click.option("--reason", required=True, help="Why (kept in the audit log).")
+@click.option("--set", "fields", multiple=True, help="For --kind reading: what the slip really says, e.g. --set position=H4.")
+@click.option("--score", type=int, help="For --kind incorrect/total: the points to credit.")
+@click.option("--cap", type=int, help="For --kind repeated: the most the round average may give (D 5.3.7).")
+@click.option("--reject", is_flag=True, help="Record the appeal as rejected.")
+@store_options
+def appeal(table, number, kind, reason, fields, score, cap, reject, db, game_id, actor) -> None:
+    """Reopen a decision on appeal (D 6.5), within the deadline of the provisional results."""
+    from arbiter.games import get_game
+    from arbiter.results import add_appeal
+
+    change = parse_fields(fields)
+    change.update({k: v for k, v in (("score", score), ("cap", cap)) if v is not None})
+    store = open_db(db)
+    with store.session() as s:
+        g = get_game(s, game_id)
+        row = add_appeal(s, g, table, number, kind, reason, actor, now(), change, upheld=not reject)
+        gid, status = g.id, row.status
+    click.echo(f"appeal of table {table}, round {number}: {status}")
+    if not reject:
+        _recorrect(store, gid, actor)
+
+
+@click.group()
+def results() -> None:
+    """Publish the provisional and the final results."""
+
+
+def _write_exports(s, g, out: Path) -> list[Path]:
+    from arbiter.exports import gather, write_csv, write_html, write_xlsx
+
+    out.mkdir(parents=True, exist_ok=True)
+    stem = f"game{g.id}"
+    return [write_xlsx(s, g, out / f"{stem}.xlsx"), write_csv(gather(s, g), out / f"{stem}.csv"),
+            write_html(s, g, out / f"{stem}-results.html")]
+
+
+def _print_ranking(s, g) -> None:
+    from arbiter.results import ranking
+
+    for r in ranking(s, g):
+        place = "elim." if r.eliminated else str(r.rank)
+        pct = "" if r.percent_of_top is None else f"{r.percent_of_top:6.2f}%"
+        click.echo(f"{place:>5}  masa {r.table:>3}  {r.name:<30} {r.total:>5}  {pct}")
+
+
+@results.command("provisional")
+@click.option("--deadline", required=True, help="Appeal deadline, HH:MM today (or an ISO date-time).")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("out"), show_default=True)
+@store_options
+def results_provisional(deadline, out, db, game_id, actor) -> None:
+    """Publish the provisional ranking with the appeal deadline; writes the sheet and the HTML page."""
+    from arbiter.games import get_game
+    from arbiter.results import parse_deadline, publish
+
+    with open_db(db).session() as s:
+        g = get_game(s, game_id)
+        publish(s, g, "provisional", actor, deadline=parse_deadline(deadline, now()))
+        _print_ranking(s, g)
+        files = _write_exports(s, g, out)
+    click.echo(f"appeals until {deadline}; written: {', '.join(map(str, files))}")
+
+
+@results.command("final")
+@click.option("--force", "force_reason", help="Publish before the deadline, with this reason.")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("out"), show_default=True)
+@store_options
+def results_final(force_reason, out, db, game_id, actor) -> None:
+    """Publish the final ranking (after the appeal deadline)."""
+    from arbiter.games import get_game
+    from arbiter.results import publish
+
+    with open_db(db).session() as s:
+        g = get_game(s, game_id)
+        publish(s, g, "final", actor, now=now(), force_reason=force_reason)
+        _print_ranking(s, g)
+        files = _write_exports(s, g, out)
+    click.echo(f"final; written: {', '.join(map(str, files))}")
+
+
+@click.command()
+@click.option("--out", type=click.Path(path_type=Path), default=Path("out"), show_default=True)
+@click.option("--slips-round", type=int, help="Also the PDF of this round's slip images for the clubs (youth, D 5.3.8).")
+@store_options
+def export(out, slips_round, db, game_id, actor) -> None:
+    """Write the arbitration sheet (.xlsx), the CSV and the HTML results page."""
+    from arbiter.games import get_game
+    from arbiter.slipbook import write_slip_pdf
+
+    with open_db(db).session() as s:
+        g = get_game(s, game_id)
+        files = _write_exports(s, g, out)
+        if slips_round is not None:
+            pdf = out / f"game{g.id}-round{slips_round}-slips.pdf"
+            for source in write_slip_pdf(s, g, slips_round, pdf):
+                click.echo(f"image missing: {source}", err=True)
+            files.append(pdf)
+    for f in files:
+        click.echo(str(f))
+
+
+COMMANDS = [sanction, appeal, results, export]

@@ -1,0 +1,241 @@
+"""The round loop: draw or enter the group, the top, scan, correct, close."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from arbiter.commands.common import open_db, store_options
+
+
+@click.group("round")
+def round_() -> None:
+    """The round loop: set-rack (or draw), set-top, scan, correct, close."""
+
+
+@round_.command("draw")
+@store_options
+def round_draw(db, game_id, actor) -> None:
+    """Draw the next group by RULES.md §5 (the game master, from the game's seed)."""
+    from arbiter.draw import draw_round
+    from arbiter.games import get_game, require_kind
+
+    with open_db(db).session() as s:
+        g = get_game(s, game_id)
+        require_kind(g, "duplicate", "round draw")
+        rnd, lines = draw_round(s, g, actor)
+        click.echo(f"round {rnd.number}: group {rnd.rack}")
+    for line in lines:
+        click.echo(f"  {line}")
+
+
+@round_.command("set-rack")
+@click.argument("letters")
+@click.option("--round", "number", type=int, help="Round number (default: the next round).")
+@click.option("--reason", help="Why the group changes (when correcting an entered group).")
+@store_options
+def round_set_rack(letters, number, reason, db, game_id, actor) -> None:
+    """Enter the group drawn from a physical bag ('?' is a joker)."""
+    from arbiter.games import get_game, require_kind, set_rack
+
+    with open_db(db).session() as s:
+        g = get_game(s, game_id)
+        require_kind(g, "duplicate", "round set-rack")
+        rnd = set_rack(s, g, letters, actor, number, reason=reason)
+        click.echo(f"round {rnd.number}: group {rnd.rack}")
+
+
+@round_.command("set-top")
+@click.argument("move", default="top")
+@click.option("--round", "number", type=int, help="Round number (default: the newest round).")
+@store_options
+def round_set_top(move, number, db, game_id, actor) -> None:
+    """Record the continuation: the game master's choice among the tops (default), or the
+    arbiter's move ("H4 MODEL", jokers lowercase). Lists every equal top and the flags."""
+    from arbiter.games import get_game, get_round, require_kind
+    from arbiter.tops import retain_continuation
+
+    with open_db(db).session() as s:
+        g = get_game(s, game_id)
+        require_kind(g, "duplicate", "round set-top")
+        rnd = get_round(s, g, number)
+        score, found = retain_continuation(s, g, rnd, move, actor)
+        click.echo(f"round {rnd.number}: continuation {rnd.continuation} = {score} points "
+                   f"({len(found.tops)} top{'s' if len(found.tops) != 1 else ''} of {rnd.top_score})")
+        for other in found.equal_tops:
+            click.echo(f"  equal top: {other}")
+        for flag in found.flags:
+            click.echo(f"  {flag}")
+
+
+@round_.command("groups")
+@click.option("--draw", "draw", is_flag=True, help="Draw the 15 groups from the game's seed (A 5.2.d–e).")
+@click.option("--set", "entered", help="The arbiter's 15 groups, comma-separated, group 1 first ('?' = joker).")
+@click.option("--reason", help="Why (kept in the audit log).")
+@store_options
+def round_groups(draw, entered, reason, db, game_id, actor) -> None:
+    """Anticipation: set the game's 15 groups, drawn or entered (RULES.md §7, A 5.2)."""
+    from arbiter.anticipation.letters import set_groups
+    from arbiter.errors import WorkflowError
+    from arbiter.games import get_game
+
+    if draw == (entered is not None):
+        raise WorkflowError("choose --draw or --set GROUPS")
+    texts = None if draw else [t.strip() for t in entered.split(",")]
+    with open_db(db).session() as s:
+        done = set_groups(s, get_game(s, game_id), actor, texts, reason)
+    for number, letters in enumerate(done.groups, start=1):
+        click.echo(f"group {number:>2}: {letters}")
+    for note in done.notes:
+        click.echo(f"  {note}")
+
+
+@round_.command("order")
+@click.option("--draw", "draw", is_flag=True, help="Draw the round→group order by lot from the game's seed (A 5.3).")
+@click.option("--through", type=int, help="With --draw: lay out only the first N rounds (the same the full draw gives).")
+@click.option("--set", "entered", help="The 7-letter group of each round so far, e.g. '7,3,12' (extend it as lots come out).")
+@click.option("--reason", help="Why (kept in the audit log).")
+@store_options
+def round_order(draw, through, entered, reason, db, game_id, actor) -> None:
+    """Anticipation: the group each round plays (round 1 also plays group 1); lays out the rounds."""
+    from arbiter.anticipation.letters import round_letters, set_order
+    from arbiter.errors import WorkflowError
+    from arbiter.games import get_game
+
+    if draw == (entered is not None):
+        raise WorkflowError("choose --draw or --set ORDER")
+    try:
+        numbers = None if draw else [int(t) for t in entered.split(",") if t.strip()]
+    except ValueError as exc:
+        raise click.BadParameter(f"{entered!r}: expected group numbers separated by commas") from exc
+    with open_db(db).session() as s:
+        g = get_game(s, game_id)
+        order = set_order(s, g, actor, numbers, through, reason)
+        lines = [f"round {n:>2}: group {'1 + ' if n == 1 else ''}{group}  {round_letters(g, n)}"
+                 for n, group in enumerate(order, start=1)]
+    for line in lines:  # printed once stored: a closed pipe cannot undo the order
+        click.echo(line)
+
+
+@round_.command("scan")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--round", "number", type=int, help="Round the pile belongs to (default: the newest round).")
+@click.option("--threshold", type=float, default=0.95, show_default=True, help="Fields read with less confidence go to review.")
+@click.option("--keep", type=click.Choice(["ask", "old", "new"]), default="ask", show_default=True,
+              help="A second slip for a table already filed: ask, keep the old one, or the new one.")
+@click.option("--reader", default="cnn", show_default=True, help="Handwriting reader for images (cnn, tesseract).")
+@store_options
+def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> None:
+    """File the slips of a round from images or the scanner's readings (.jsonl). Re-running is
+    safe: a slip already filed (same image) is recognised and skipped."""
+    from arbiter.games import get_game, get_round
+    from arbiter.ingest import collect_readings, file_reading, missing_tables
+
+    store = open_db(db)
+    with store.session() as s:
+        g = get_game(s, game_id)
+        if g.kind == "anticipation":
+            gid = g.id
+        else:
+            rnd = get_round(s, g, number)
+            gid, rno = g.id, rnd.number
+    if g.kind == "anticipation":
+        _scan_anticipation(store, gid, paths, number, threshold, keep, reader, actor)
+        return
+
+    def choose(old, new):
+        if keep != "ask":
+            return keep
+        click.echo(f"\ntable {old.table_no}, round {rno} already has a slip: {old.source} "
+                   f"({old.content.get('position')} {old.content.get('word')} {old.content.get('score')})")
+        click.echo(f"new slip: {new.source} ({new.values.get('position')} {new.values.get('word')} {new.values.get('score')})")
+        return click.prompt("keep which", type=click.Choice(["old", "new"]))
+
+    readings = list(collect_readings(paths, threshold, reader))
+    counts: dict[str, int] = {}
+    queued = []
+    with click.progressbar(readings, label=f"round {rno}: filing slips", file=sys.stderr) as bar:
+        for reading in bar:
+            filed = file_reading(store, gid, rno, reading, actor, choose)
+            counts[filed.outcome] = counts.get(filed.outcome, 0) + 1
+            if filed.review:
+                queued.append(f"  review: {filed.source} — {'; '.join(filed.review)}")
+    click.echo(f"round {rno}: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) + f" ({len(readings)} readings)")
+    for line in queued:
+        click.echo(line)
+    missing = missing_tables(store, gid, rno)
+    if missing:
+        click.echo(f"no slip yet for tables: {', '.join(map(str, missing))}")
+
+
+def _scan_anticipation(store, gid: int, paths, number: int | None, threshold: float, keep: str, reader: str,
+                       actor: str) -> None:
+    """Anticipation slips, scanned or typed (arbiter/anticipation/slips.py): each filed in its own round."""
+    from arbiter.anticipation.slips import collect_anticipation_readings, file_anticipation_slips
+    from arbiter.ingest import missing_tables
+
+    def choose(old, new):
+        if keep != "ask":
+            return keep
+        click.echo(f"\ntable {old.table_no} already has a slip this round: {json.dumps(old.content, ensure_ascii=False)}")
+        click.echo(f"new slip: {json.dumps(new.content(), ensure_ascii=False)}")
+        return click.prompt("keep which", type=click.Choice(["old", "new"]))
+
+    readings = collect_anticipation_readings(paths, threshold, reader)
+    filed = file_anticipation_slips(store, gid, readings, actor, choose, number)
+    counts: dict[str, int] = {}
+    for f in filed:
+        counts[f.outcome] = counts.get(f.outcome, 0) + 1
+        if f.review:
+            click.echo(f"  review: {f.source} — {'; '.join(f.review)}")
+    click.echo(", ".join(f"{v} {k}" for k, v in sorted(counts.items())) + f" ({len(readings)} slips)")
+    for rno in sorted({r.round for r in readings if r.round is not None} if number is None else {number}):
+        missing = missing_tables(store, gid, rno)
+        if missing:
+            click.echo(f"round {rno}: no slip yet for tables: {', '.join(map(str, missing))}")
+
+
+@round_.command("correct")
+@click.option("--round", "number", type=int, help="Correct up to this round (default: the newest).")
+@click.option("--judge-output", type=click.Path(path_type=Path), help="Store this `fluturas judge --json` output instead of running the judge.")
+@store_options
+def round_correct(number, judge_output, db, game_id, actor) -> None:
+    """Judge every filed slip up to the round and store the decisions and totals (idempotent)."""
+    from arbiter.games import get_game
+
+    store = open_db(db)
+    with store.session() as s:
+        gid = get_game(s, game_id).id
+    from arbiter.correction import correct_round, load_judge_output
+
+    output = load_judge_output(judge_output) if judge_output is not None else None
+    done = correct_round(store, gid, number, actor, output, str(judge_output) if output else "fluturas judge")
+    rno, counts, held = done.round, done.counts, done.held
+    click.echo(f"round {rno} corrected: {counts['changed']} decisions changed, {counts['unchanged']} unchanged, "
+               f"{counts['flagged']} sent to review")
+    if held:
+        click.echo(f"{held} slips wait in the review queue and count as missing until reviewed (`fluturas review`, "
+                   f"then `fluturas round correct` again)")
+
+
+@round_.command("close")
+@click.option("--round", "number", type=int, help="Round to close (default: the newest).")
+@store_options
+def round_close(number, db, game_id, actor) -> None:
+    """Close the round and print the announcements of D 5.3.7."""
+    from arbiter.correction import close_round
+    from arbiter.games import get_game, get_round
+
+    with open_db(db).session() as s:
+        g = get_game(s, game_id)
+        a = close_round(s, g, get_round(s, g, number), actor)
+        if a.withheld:
+            click.echo(f"(not announced: round {a.zero_round} tables {', '.join(map(str, a.withheld))} "
+                       f"score 0 but wait in the review queue)", err=True)
+    for line in a.lines:
+        click.echo(line)
+
+
+COMMANDS = [round_]

@@ -1,0 +1,158 @@
+"""Scanner commands: read slips, check and print templates, train the reader."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="JSON Lines file: one reading per slip.")
+@click.option("--reader", type=click.Choice(["cnn", "tesseract"]), default="cnn", show_default=True)
+@click.option("--model", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="ONNX model (its .json sidecar beside it); default: the shipped one.")
+@click.option("--template", "templates", multiple=True, type=click.Path(path_type=Path),
+              help="Template file(s) to recognise; default: all built-in templates.")
+@click.option("--pdf-dpi", type=float, default=200.0, show_default=True)
+def scan(paths: tuple[Path, ...], out: Path, reader: str, model: Path | None, templates: tuple[Path, ...],
+         pdf_dpi: float) -> None:
+    """Read every slip in PATHS (images, PDFs, folders) into readings."""
+    from scanner.pipeline import ScanOptions, scan_file
+    from scanner.reader import make_reader
+    from scanner.source import expand
+    from scanner.template import builtin_templates, load_template
+
+    tpls = tuple(load_template(t) for t in templates) if templates else builtin_templates()
+    options = ScanOptions(reader=reader, model=model, templates=tpls, pdf_dpi=pdf_dpi)
+    files = expand(list(paths))
+    rdr = make_reader(reader, model)
+    slips = accepted = total_fields = failed = 0
+    with open(out, "w", encoding="utf-8") as fh, click.progressbar(files, label="scanning", file=sys.stderr,
+                                                                   item_show_func=lambda p: p and p.name) as bar:
+        for path in bar:
+            for r in scan_file(path, rdr, options):
+                fh.write(r.to_json() + "\n")
+                if r.error:
+                    failed += 1
+                    click.echo(f"\nerror: {r.error} (skipped, batch goes on)", err=True)
+                elif r.template_id:
+                    slips += 1
+                    total_fields += len(r.fields)
+                    accepted += sum(f.accepted for f in r.fields.values())
+    share = accepted / total_fields if total_fields else 0.0
+    click.echo(f"{slips} slips from {len(files)} files -> {out}; {share:.1%} of fields accepted"
+               + (f"; {failed} files unreadable" if failed else ""))
+    if failed:
+        sys.exit(1)
+
+
+@click.group()
+def template() -> None:
+    """Slip templates: check and print."""
+
+
+@template.command("check")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+def template_check(files: tuple[Path, ...]) -> None:
+    """Validate template files against templates/slip.schema.json."""
+    from scanner.template import load_template
+
+    for f in files:
+        t = load_template(f)
+        click.echo(f"{f}: ok ({t.id}, {len(t.fields)} fields)")
+
+
+@template.command("print")
+@click.argument("name", default="duplicat")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--count", type=int, default=0, help="Blank slips (default: one full sheet).")
+@click.option("--seating", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="CSV game,round,table,player: one pre-filled slip with QR code per row.")
+def template_print(name: str, out: Path, count: int, seating: Path | None) -> None:
+    """Printable A4 PDF of slips (template id, stem or file), with cutting marks."""
+    from scanner.printing import read_seating, render_sheets
+    from scanner.template import load_template
+
+    t = load_template(name)
+    prefills = read_seating(seating) if seating else None
+    pages = render_sheets(t, out, count, prefills)
+    click.echo(f"{out}: {pages} page(s) of {t.id}")
+
+
+@click.group()
+def reader() -> None:
+    """The handwriting reader model: train and fine-tune (needs the [train] extra)."""
+
+
+@reader.command("train")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Default: the shipped model, scanner/models/reader.onnx.")
+@click.option("--seed", type=int, default=None)
+@click.option("--epochs", type=int, default=None)
+@click.option("--per-class", type=int, default=None, help="Synthetic training cells per class.")
+@click.option("--lr", "learning_rate", type=float, default=None)
+@click.option("--batch-size", type=int, default=None)
+@click.option("--init-from", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Continue from these torch weights (.pt) on freshly generated cells.")
+@click.option("--slips", "train_slips", type=int, default=None,
+              help="Also train on the cells the scanner cuts from this many slips in the training fonts.")
+@click.option("--schedule", type=click.Choice(["onecycle", "cosine"]), default=None)
+@click.option("--threads", type=int, default=1, show_default=True)
+def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int | None, learning_rate: float | None,
+                 batch_size: int | None, init_from: str | None, train_slips: int | None, schedule: str | None,
+                 threads: int) -> None:
+    """Train the character CNN on synthetic handwriting + real digits, calibrate, export ONNX."""
+    from dataclasses import replace
+
+    from scanner.train.recipe import TrainConfig, train_reader
+
+    from scanner.reader import DEFAULT_MODEL
+
+    out = out or DEFAULT_MODEL
+    cfg = TrainConfig(threads=threads)
+    given = (("seed", seed), ("epochs", epochs), ("n_per_class", per_class), ("learning_rate", learning_rate),
+             ("batch_size", batch_size), ("init_from", init_from), ("train_slips", train_slips),
+             ("schedule", schedule))
+    cfg = replace(cfg, **{k: v for k, v in given if v is not None})
+    meta = train_reader(out, cfg, log=lambda s: click.echo(s, err=True))
+    click.echo(f"{out}: threshold {meta.threshold:.6f}, metrics {meta.metrics}")
+
+
+@reader.command("calibrate")
+@click.option("--model", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="ONNX model whose sidecar JSON is rewritten; default: the shipped one.")
+@click.option("--slips", type=int, default=400, show_default=True)
+@click.option("--target-error", type=float, default=0.0, show_default=True,
+              help="Error rate allowed among accepted fields on the calibration slips.")
+def reader_calibrate(model: Path | None, slips: int, target_error: float) -> None:
+    """Refit temperature and acceptance threshold on slips written in the calibration fonts."""
+    from scanner.reader import DEFAULT_MODEL
+    from scanner.train.recipe import TrainConfig, recalibrate
+
+    cfg = TrainConfig(calibration_slips=slips, target_error=target_error)
+    meta = recalibrate(model or DEFAULT_MODEL, cfg, log=lambda s: click.echo(s, err=True))
+    click.echo(f"threshold {meta.threshold:.6f}, temperature {meta.temperature:.3f}")
+
+
+@reader.command("finetune")
+@click.argument("samples", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--base", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="Model to start from; default: the shipped one.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--epochs", type=int, default=3, show_default=True)
+@click.option("--threads", type=int, default=1, show_default=True)
+def reader_finetune(samples: Path, base: Path, out: Path, epochs: int, threads: int) -> None:
+    """Retrain on arbiter corrections stored in SAMPLES (see scanner.samples), recalibrate, export."""
+    from scanner.reader import DEFAULT_MODEL
+    from scanner.train.recipe import TrainConfig, finetune_reader
+
+    meta = finetune_reader(base or DEFAULT_MODEL, samples, out, TrainConfig(threads=threads), epochs,
+                           log=lambda s: click.echo(s, err=True))
+    click.echo(f"{out}: threshold {meta.threshold:.6f}, metrics {meta.metrics}")
+
+
+COMMANDS = [scan, template, reader]
