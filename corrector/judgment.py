@@ -11,7 +11,8 @@ from corrector.anticipation.correction import AnticipationResult, correct_antici
 from corrector.anticipation.judge import is_anticipation, load_game
 from corrector.errors import AnticipationInputError, FluturasError
 from corrector.judging.case import parse_case, read_case
-from corrector.judging.judge import GameResult, judge_case
+from corrector.judging.judge import judge_case
+from corrector.judging.result import GameResult
 from corrector.judging.report import result_json
 
 

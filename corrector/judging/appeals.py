@@ -15,7 +15,7 @@ from corrector.judging.tactic import decide_tactic
 
 if TYPE_CHECKING:
     from corrector.judging.case import Appeal, Case
-    from corrector.judging.judge import RoundResult
+    from corrector.judging.result import RoundResult
 
 
 def round_average(rnd: "RoundResult") -> int:

@@ -4,7 +4,6 @@ of that round, the continuation move played, appeals applied, then totals and ra
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 
 from corrector.judging.appeals import apply_appeals
 from corrector.judging.attempt import try_reading
@@ -17,33 +16,11 @@ from corrector.judging.group import build_group
 from corrector.placement import Placement, apply_placement
 from corrector.judging.rulings import Status
 from corrector.judging.sanctions import disciplinary
-from corrector.judging.standings import Standing, standings
+from corrector.judging.standings import standings
+from corrector.judging.result import GameResult, RoundResult
 from corrector.judging.tactic import decide_tactic
 from corrector.judging.topfinder import top_move
 from corrector.game.variants import load_duplicate_rules
-
-
-@dataclass
-class RoundResult:
-    number: int
-    racks: tuple[str, ...]
-    top: int
-    continuation: tuple[str, ...]
-    decisions: dict[int, Decision]
-    contexts: tuple[RoundContext, ...] = ()
-    solo: int | None = None
-    appeals: dict[int, list] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class GameResult:
-    case: Case
-    rounds: tuple[RoundResult, ...]
-    tables: dict[int, Standing]
-
-    @property
-    def top_total(self) -> int:
-        return sum(r.top for r in self.rounds)
 
 
 def _continuation(text: str, ctx: RoundContext, where: str) -> Placement:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from corrector.judging.decision import Decision
-from corrector.judging.judge import GameResult
+from corrector.judging.result import GameResult
 
 
 def _names(items) -> list[str]:

@@ -1,39 +1,15 @@
 """Totals and ranking of a whole game (RULES.md §4, §6; D 5.3.8, 6.2–6.4, 6.6, 8.4)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from corrector.judging.ranking import TopRecord, percent_of_top, rank_tops, rank_totals
-from corrector.judging.sanctions import DisciplinaryOutcome, WarningCharge, charge_warnings, disciplinary, top_deduction
 from corrector.judging.solo import find_solo
+from corrector.judging.ranking import TopRecord, percent_of_top, rank_tops, rank_totals
+from corrector.judging.sanctions import charge_warnings, disciplinary, top_deduction
+from corrector.judging.result import RoundResult, Standing
 
 if TYPE_CHECKING:
     from corrector.judging.case import Case
-    from corrector.judging.judge import RoundResult
-
-
-@dataclass(frozen=True)
-class Standing:
-    table: int
-    name: str
-    moves: int
-    warnings: tuple[WarningCharge, ...]
-    penalties: int
-    solos: tuple[int, ...]
-    disciplinary: DisciplinaryOutcome
-    total: int
-    rank: int | None
-    percent_of_top: float | None
-    top: TopRecord | None = None
-
-    @property
-    def eliminated(self) -> bool:
-        return self.disciplinary.eliminated_in is not None
-
-    @property
-    def warning_cost(self) -> int:
-        return sum(w.cost for w in self.warnings)
 
 
 def _solo_basis(decision, policy: str) -> int:
