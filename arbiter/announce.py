@@ -10,7 +10,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from corrector.game.announcement import letter_name
-from corrector.coords import parse_frs
 
 from corrector.placement import Move, Placement, place_move
 from corrector.rulepack import load_pack
@@ -71,9 +70,7 @@ def announce(session: Session, game: Game, rnd: Round) -> Announcement:
     if zero_round is not None:
         lines.append(f"Depuneri 0 în turul {zero_round}: " + (", ".join(f"masa {t}" for t in zeros) or "niciuna") + ".")
     if rnd.continuation:
-        position, word = rnd.continuation.split(maxsplit=1)
-        placed = place_move(board_before(session, game, rnd.number, pack),
-                            Move(parse_frs(position), pack.tiles.parse_word(word)), pack)
+        placed = place_move(board_before(session, game, rnd.number, pack), Move.parse(rnd.continuation, pack), pack)
         if isinstance(placed, Placement):
             lines += top_lines(rnd, placed, load_duplicate_rules(pack).letter_names)
     return Announcement(rnd.number, zero_round, zeros, tuple(lines), withheld)

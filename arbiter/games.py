@@ -11,7 +11,6 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from corrector.board import Board
-from corrector.coords import parse_frs
 from corrector.errors import NotationError
 from corrector.placement import Move, Placement, apply_placement, place_move
 from corrector.judging.rack import take_from_rack
@@ -191,9 +190,8 @@ def board_before(session: Session, game: Game, number: int, pack: RulePack | Non
 
 def _place(board: Board, text: str, pack: RulePack, number: int) -> Placement:
     try:
-        position, word = text.split(maxsplit=1)
-        move = Move(parse_frs(position), pack.tiles.parse_word(word.strip()))
-    except (ValueError, NotationError) as exc:
+        move = Move.parse(text, pack)
+    except NotationError as exc:
         raise WorkflowError(f"round {number}: continuation {text!r}: expected 'POSITION WORD' "
                             f"(jokers lowercase), {exc}") from exc
     placed = place_move(board, move, pack)

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from corrector.board import Board
-from corrector.coords import Position, square_name
+from corrector.coords import Position, parse_frs, square_name
+from corrector.errors import NotationError
 from corrector.reasons import Reason, Violation
 from corrector.rulepack import SIZE, RulePack
 from corrector.tiles import Tile
@@ -28,6 +29,15 @@ class Move:
 
     def __str__(self) -> str:
         return f"{self.position.frs()} {self.word}"
+
+    @classmethod
+    def parse(cls, text: str, pack: RulePack) -> "Move":
+        """The one reader of a move written out, `H4 MODEL` (FRS position, whole main word, lowercase
+        = joker), as `__str__` writes it: continuations, the arbiter's choice of a top, stored rounds."""
+        parts = text.split()
+        if len(parts) != 2:
+            raise NotationError(f"{text!r}: expected a position and a word, like 'H4 MODEL'")
+        return cls(parse_frs(parts[0]), pack.tiles.parse_word(parts[1]))
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,8 +22,7 @@ from corrector.game.announcement import draw_text, top_flags
 from corrector.game.bag import Bag, Draw, draw_group, group_label, sort_letters, stock_can_continue
 from corrector.board import Board
 from corrector.game.continuation import Candidate, TopFunction, find_tops, rank_tops
-from corrector.coords import parse_frs
-from corrector.errors import GameError, NotationError
+from corrector.errors import GameError
 from corrector.placement import Move, Placement, apply_placement, place_move
 from corrector.rulepack import RulePack
 from corrector.tiles import JOKER
@@ -188,10 +187,7 @@ class GameMaster:
 
     def parse_continuation(self, text: str) -> Move:
         """`H4 MODEL` (FRS position, whole main word, lowercase = joker) into a Move."""
-        parts = text.split()
-        if len(parts) != 2:
-            raise NotationError(f"continuation {text!r}: expected a position and a word, like 'H4 MODEL'")
-        return Move(parse_frs(parts[0]), self.pack.tiles.parse_word(parts[1]))
+        return Move.parse(text, self.pack)
 
     def play_continuation(self, move: Move | Candidate | str = "top") -> RoundLog:
         """Play the continuation: "top" (the D 5.3.7 choice), the arbiter's `H4 MODEL`, a Move or

@@ -173,7 +173,7 @@ def use_rack(variant: Variant, group: Sequence[str], stock: Mapping[str, int], t
     stock_left = Counter({k: v for k, v in stock.items() if v > 0})
     from_group: list[str] = []
     from_stock: list[str] = []
-    missing: list[str] = []
+    outside: list[Tile] = []
     for tile in placed:
         key = JOKER if tile.joker else tile.letter
         if left[key] > 0:
@@ -181,15 +181,17 @@ def use_rack(variant: Variant, group: Sequence[str], stock: Mapping[str, int], t
             from_group.append(key)
         else:
             from_stock.append(key)
+            outside.append(tile)
     extra = variant.chosen + variant.swaps
+    missing_tiles: list[Tile] = []
     if from_stock:
         if len(from_stock) > extra:
-            missing = from_stock
+            missing_tiles = outside
         else:
             short = Counter(from_stock) - stock_left
-            missing = [k for k in from_stock if short[k] > 0]
-    if missing:
-        shown = "".join(str(Tile(k if k != JOKER else "?", False)) for k in missing)
+            missing_tiles = [t for t, k in zip(outside, from_stock) if short[k] > 0]
+    if missing_tiles:
+        shown = "".join(f"?({t.letter.lower()})" if t.joker else t.letter for t in missing_tiles)
         return Violation(Reason.LETTERS_NOT_IN_GROUP, shown)
     unused = _unused(group, from_group)
     given_up: list[str] = []

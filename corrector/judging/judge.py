@@ -9,11 +9,10 @@ from corrector.judging.appeals import apply_appeals
 from corrector.judging.attempt import try_reading
 from corrector.board import Board
 from corrector.judging.case import Case, RoundInput
-from corrector.coords import parse_frs
 from corrector.judging.decision import Decision, RoundContext, decide_slip
 from corrector.errors import CaseError, NotationError
 from corrector.judging.group import build_group
-from corrector.placement import Placement, apply_placement
+from corrector.placement import Move, Placement, apply_placement
 from corrector.judging.rulings import Status
 from corrector.judging.sanctions import disciplinary
 from corrector.judging.standings import standings
@@ -25,15 +24,11 @@ from corrector.game.variants import load_duplicate_rules
 
 def _continuation(text: str, ctx: RoundContext, where: str) -> Placement:
     """The arbiter's continuation move, `H4 MODEL` with jokers lowercase: it must be legal."""
-    parts = text.split()
-    if len(parts) != 2:
-        raise CaseError(f"{where}: key 'continuation': expected 'POSITION WORD' or 'top', found {text!r}")
     try:
-        position = parse_frs(parts[0])
-        tiles = ctx.pack.tiles.parse_word(parts[1])
+        move = Move.parse(text, ctx.pack)
     except NotationError as exc:
-        raise CaseError(f"{where}: key 'continuation': {exc}") from exc
-    attempt = try_reading(ctx.board, position, tiles, None, ctx.group, ctx.lexicon, ctx.pack)
+        raise CaseError(f"{where}: key 'continuation': {exc} (or 'top')") from exc
+    attempt = try_reading(ctx.board, move.position, move.tiles, None, ctx.group, ctx.lexicon, ctx.pack)
     if not attempt.legal or attempt.joker_warning:
         why = attempt.violation or "the jokers are not marked as the group needs"
         raise CaseError(f"{where}: key 'continuation': {text} is not a legal move: {why}")
