@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import Enum
 
 from corrector.errors import NotationError
 from corrector.rulepack import ROW_LETTERS, SIZE
@@ -45,40 +46,62 @@ class Position:
 
 @dataclass(frozen=True, slots=True)
 class Signs:
-    """The two signs of a written position, kept apart so a correction can vary one of them."""
+    """The two signs of a written position, kept apart so a correction can vary one of them.
+    As written on a slip, a sign off the board is None (RULES.md §3 step 3: a wrong sign)."""
 
-    row: int
-    col: int
+    row: int | None
+    col: int | None
     letter_first: bool
 
+    @property
+    def horizontal(self) -> bool:
+        return self.letter_first
 
-def _check_range(letter: str, number: str, text: str) -> tuple[int, int]:
-    if letter not in ROW_LETTERS:
-        raise NotationError(f"position {text!r}: row letter {letter!r} is outside A–O")
-    value = int(number)
-    if not 1 <= value <= SIZE:
-        raise NotationError(f"position {text!r}: column/row number {value} is outside 1–{SIZE}")
-    return ROW_LETTERS.index(letter), value - 1
+
+class SignsMissing(Enum):
+    """Why a written position holds no pair of signs at all."""
+
+    BOTH = "position is empty (both signs missing)"
+    ROW_LETTER = "the row letter is missing"
+    NUMBER = "the column number is missing"
+    MALFORMED = "expected a row letter A–O and a number 1–15, like H4 or 8D"
+
+
+def read_signs(text: str) -> Signs | SignsMissing:
+    """The signs as written, each None when it is off the board; or why there are none. The slip
+    decision (RULES.md §3) rules on both outcomes; `parse_signs` turns them into errors."""
+    cleaned = re.sub(r"\s+", "", text or "").upper()
+    if not cleaned:
+        return SignsMissing.BOTH
+    for pattern, letter_first in ((_LETTER_FIRST, True), (_NUMBER_FIRST, False)):
+        match = pattern.match(cleaned)
+        if match:
+            letter, number = match.groups() if letter_first else reversed(match.groups())
+            row = ROW_LETTERS.index(letter) if letter in ROW_LETTERS else None
+            col = int(number) - 1 if 1 <= int(number) <= SIZE else None
+            return Signs(row, col, letter_first)
+    if cleaned.isdigit():
+        return SignsMissing.ROW_LETTER
+    if cleaned.isalpha():
+        return SignsMissing.NUMBER
+    return SignsMissing.MALFORMED
 
 
 def parse_signs(text: str) -> Signs:
     """Split a written position into its two signs, with a precise error for malformed input."""
-    cleaned = re.sub(r"\s+", "", text or "").upper()
-    if not cleaned:
-        raise NotationError("position is empty (both signs missing)")
-    match = _LETTER_FIRST.match(cleaned)
-    if match:
-        row, col = _check_range(match.group(1), match.group(2), text)
-        return Signs(row, col, letter_first=True)
-    match = _NUMBER_FIRST.match(cleaned)
-    if match:
-        row, col = _check_range(match.group(2), match.group(1), text)
-        return Signs(row, col, letter_first=False)
-    if cleaned.isdigit():
-        raise NotationError(f"position {text!r}: the row letter is missing")
-    if cleaned.isalpha():
-        raise NotationError(f"position {text!r}: the column number is missing")
-    raise NotationError(f"position {text!r}: expected a row letter A–O and a number 1–15, like H4 or 8D")
+    signs = read_signs(text)
+    if signs is SignsMissing.BOTH:
+        raise NotationError(signs.value)
+    if isinstance(signs, SignsMissing):
+        raise NotationError(f"position {text!r}: {signs.value}")
+    cleaned = re.sub(r"\s+", "", text).upper()
+    if signs.row is None:
+        letter = cleaned[0] if signs.letter_first else cleaned[-1]
+        raise NotationError(f"position {text!r}: row letter {letter!r} is outside A–O")
+    if signs.col is None:
+        number = int(cleaned[1:] if signs.letter_first else cleaned[:-1])
+        raise NotationError(f"position {text!r}: column/row number {number} is outside 1–{SIZE}")
+    return signs
 
 
 def parse_frs(text: str) -> Position:

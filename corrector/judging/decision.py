@@ -3,18 +3,17 @@ then exactly one wrong sign, else incorrect with the precise reason; then at mos
 warning, none when the move scores 5 or less, and the technical penalty (−20, never below 0)."""
 from __future__ import annotations
 
-import re
 from collections.abc import Container
 from dataclasses import dataclass, field, replace
 
 from corrector.judging.attempt import Attempt, choose_by_score, try_reading
 from corrector.board import Board
-from corrector.coords import Position, parse_signs
+from corrector.coords import Position, Signs, SignsMissing, read_signs
 from corrector.errors import NotationError
 from corrector.judging.group import Group
 from corrector.placement import Move
 from corrector.reasons import Reason, Violation
-from corrector.rulepack import ROW_LETTERS, SIZE, RulePack
+from corrector.rulepack import SIZE, RulePack
 from corrector.judging.rulings import Flag, PenaltyKind, Status, WarningKind
 from corrector.judging.sanctions import penalised
 from corrector.judging.slip import Slip, WrittenMove
@@ -121,37 +120,20 @@ def incorrect(violation: Violation, written: str = "", geometric_score: int | No
     return Decision(Status.INCORRECT, written=written, violation=violation, geometric_score=geometric_score)
 
 
-@dataclass(frozen=True)
-class _Signs:
-    """The signs of a written position; a sign off the board is None (it is a wrong sign)."""
-
-    row: int | None
-    col: int | None
-    horizontal: bool
-
-
-def _read_signs(text: str | None) -> _Signs | Violation:
-    try:
-        signs = parse_signs(text or "")
-        return _Signs(signs.row, signs.col, signs.letter_first)
-    except NotationError as exc:
-        message = str(exc)
-    cleaned = re.sub(r"\s+", "", text or "").upper()
-    if not cleaned or "missing" in message or "empty" in message:
+def _read_signs(text: str | None) -> Signs | Violation:
+    """The written signs, or the violation when there are none to read: a sign missing (D 6.1.d),
+    or no sign on the board at all (D 6.1.c)."""
+    signs = read_signs(text or "")
+    if signs is SignsMissing.MALFORMED:
+        return Violation(Reason.MALFORMED_POSITION, text or "")
+    if isinstance(signs, SignsMissing):
         return Violation(Reason.SIGN_MISSING, (text or "").strip() or "—")
-    for pattern, letter_first in ((r"^([A-Z])(\d+)$", True), (r"^(\d+)([A-Z])$", False)):
-        match = re.match(pattern, cleaned)
-        if match:
-            letter, number = (match.group(1), match.group(2)) if letter_first else (match.group(2), match.group(1))
-            row = ROW_LETTERS.index(letter) if letter in ROW_LETTERS else None
-            col = int(number) - 1 if 1 <= int(number) <= SIZE else None
-            if row is None and col is None:
-                return Violation(Reason.MALFORMED_POSITION, text or "")
-            return _Signs(row, col, letter_first)
-    return Violation(Reason.MALFORMED_POSITION, text or "")
+    if signs.row is None and signs.col is None:
+        return Violation(Reason.MALFORMED_POSITION, text or "")
+    return signs
 
 
-def _one_sign_changed(signs: _Signs) -> list[Position]:
+def _one_sign_changed(signs: Signs) -> list[Position]:
     """Keep the direction and one sign, vary the other (RULES.md §3 step 3), in board order."""
     out = set()
     for r in range(SIZE):
@@ -266,7 +248,7 @@ class _AnyWord:
 
 def _position_or_h8(wm: WrittenMove, ctx: RoundContext) -> Position:
     signs = _read_signs(wm.position)
-    if isinstance(signs, _Signs) and signs.row is not None and signs.col is not None:
+    if isinstance(signs, Signs) and signs.row is not None and signs.col is not None:
         return Position(signs.row, signs.col, signs.horizontal)
     return Position(*ctx.pack.board.start, True)
 
