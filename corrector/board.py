@@ -1,12 +1,13 @@
 """Board state: 15×15 squares, each empty or holding a tile (RULES.md §1)."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from corrector.errors import BoardFileError, NotationError
 from corrector.rulepack import SIZE, RulePack
-from corrector.tiles import Tile
+from corrector.tiles import JOKER, Tile
 
 
 @dataclass
@@ -26,6 +27,11 @@ class Board:
     @staticmethod
     def on_board(row: int, col: int) -> bool:
         return 0 <= row < SIZE and 0 <= col < SIZE
+
+    def tile_counts(self) -> Counter[str]:
+        """The tiles on the board by letter, a joker counted as '?' whatever letter it stands for:
+        what the stock lacks because of the board (RULES.md §5)."""
+        return Counter(JOKER if tile.joker else tile.letter for _, _, tile in self.tiles())
 
     def occupied(self, row: int, col: int) -> bool:
         return self.on_board(row, col) and self.grid[row][col] is not None

@@ -81,15 +81,12 @@ def _candidate_json(candidate, flags=()) -> dict:
 def top(board_path: Path, rack: str, rules_name: str, words: Path | None, as_json: bool) -> None:
     """Every move reaching the top score, the continuation first (D 5.3.7), with the flags the
     arbiter announces. The stock for the tie-breaks is every tile not on the board."""
-    from collections import Counter
-
     from corrector.game.announcement import top_flags
-    from corrector.game.bag import Bag
+    from corrector.game.bag import stock_beside
     from corrector.board import Board
     from corrector.game.continuation import find_tops, rank_tops
     from corrector.game.gamemaster import default_top_function
     from corrector.rulepack import load_pack
-    from corrector.tiles import JOKER
     from corrector.game.variants import load_duplicate_rules
 
     pack = load_pack(rules_name)
@@ -97,8 +94,7 @@ def top(board_path: Path, rack: str, rules_name: str, words: Path | None, as_jso
     letters = pack.tiles.parse_rack(rack)
     lexicon, label = _load_words(words, pack)
     rules = load_duplicate_rules(pack)
-    on_board = Counter(JOKER if t.joker else t.letter for _, _, t in board.tiles())
-    stock = Bag.full(pack.tiles).counts() - on_board
+    stock = stock_beside(board, pack.tiles)
     found = find_tops(board, letters, {}, rules.variant("classic"), pack, lexicon, default_top_function())
     ranked = rank_tops(found, stock, pack, rules.continuation, rules.end)
     flags = [a.text for a in top_flags(ranked[0], ranked, rules.letter_names)] if ranked else []

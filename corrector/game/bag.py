@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from corrector.board import Board
 from corrector.errors import GameError
 from corrector.tiles import JOKER, TileSet
 
@@ -240,3 +241,9 @@ def stock_can_continue(stock: Iterable[str], tiles: TileSet, min_vowels: int = 1
     """D 5.3.8: the game goes on while bag + group can still give a group with one vowel and
     one consonant (jokers counting as whichever is needed, D 5.3.1)."""
     return Composition.of(stock, tiles).shortfall(min_vowels, min_consonants) == 0
+
+
+def stock_beside(board: Board, tiles: TileSet) -> Counter[str]:
+    """The stock when only the board is known: every tile of the set that is not on the board
+    (the D 5.3.7 tie-breaks of `fluturas top`, a game log checked on its own)."""
+    return Bag.full(tiles).counts() - board.tile_counts()

@@ -7,19 +7,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from corrector.game.bag import Bag, Composition
+from corrector.game.bag import Bag, Composition, stock_beside
 from corrector.board import Board
 from corrector.coords import parse_frs
 from corrector.errors import NotationError
 from corrector.game.gamemaster import END_NO_MOVE, END_STOCK, GameLog
 from corrector.placement import Move, Placement, apply_placement, place_move
 from corrector.rulepack import RulePack
-from corrector.tiles import JOKER
 from corrector.game.variants import DuplicateRules, RackUse, use_rack
-
-
-def _on_board(board: Board) -> Counter[str]:
-    return Counter(JOKER if t.joker else t.letter for _, _, t in board.tiles())
 
 
 def check_game_log(game: GameLog, pack: RulePack, lexicon: Any, rules: DuplicateRules,
@@ -37,7 +32,7 @@ def check_game_log(game: GameLog, pack: RulePack, lexicon: Any, rules: Duplicate
     leave: Counter[str] = Counter()
     for r in game.rounds:
         where = f"round {r.round}"
-        stock = full - _on_board(board)
+        stock = stock_beside(board, pack.tiles)
         group = [ch for ch in r.group if ch != "+"]
         offered = r.rejected[0].split(":")[0] if r.rejected else r.group
         offered_kept = offered.split("+")[0] if "+" in offered else ""
@@ -79,7 +74,7 @@ def check_game_log(game: GameLog, pack: RulePack, lexicon: Any, rules: Duplicate
         leave = Counter(use.leave)
     if total != game.total:
         problems.append(f"total {game.total}, the moves add up to {total}")
-    if _on_board(board) + Counter(game.stock_left) != full:
+    if board.tile_counts() + Counter(game.stock_left) != full:
         problems.append("board + stock left do not hold exactly the tile set")
     if not game.tiles_conserved:
         problems.append("the game master reports tiles not conserved")

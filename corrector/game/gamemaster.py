@@ -142,8 +142,7 @@ class GameMaster:
 
     def tiles_conserved(self) -> bool:
         """Board + bag + group hold exactly the tile set (100 tiles for Romanian)."""
-        on_board = Counter(JOKER if t.joker else t.letter for _, _, t in self.board.tiles())
-        return on_board + self.stock() == Bag.full(self.pack.tiles).counts()
+        return self.board.tile_counts() + self.stock() == Bag.full(self.pack.tiles).counts()
 
     # --- a round ----------------------------------------------------------------------------
 

@@ -56,8 +56,7 @@ def stock_of(pack: RulePack, board: Board, drawn: list[str]) -> tuple[tuple[str,
     """Letters neither on the board nor in the drawn group (a joker on the board counts as '?')."""
     full = Counter(pack.tiles.counts)
     full[JOKER] = pack.tiles.jokers
-    on_board = [JOKER if tile.joker else tile.letter for _, _, tile in board.tiles()]
-    return stock_after(full, on_board + drawn)
+    return stock_after(full, list(board.tile_counts().elements()) + drawn)
 
 
 def build_group(variant_name: str, pack: RulePack, board: Board, drawn: list[str],
