@@ -24,7 +24,8 @@ from sqlalchemy.orm.exc import StaleDataError
 from .errors import ConcurrentChange, StoreError
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-DEFAULT_URL = "sqlite:///fluturas.db"
+DEFAULT_DB = "fluturas.db"  # the store the commands open when neither --db nor $FLUTURAS_DB says
+DEFAULT_URL = f"sqlite:///{DEFAULT_DB}"
 _PG_MIGRATION_LOCK = 0x666C7574  # "flut": one advisory lock id for schema upgrades
 
 

@@ -5,12 +5,13 @@ import json
 
 import click
 
+from arbiter.store import DEFAULT_DB
+
 
 def emit_json(data: object) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True))
 
 
-# --- engine -----------------------------------------------------------------------------------
 
 def store_options(func):
     """--db, --game and --arbiter on every workflow command (also from $FLUTURAS_DB, $FLUTURAS_ARBITER)."""
@@ -19,7 +20,7 @@ def store_options(func):
     func = click.option("--arbiter", "actor", envvar="FLUTURAS_ARBITER", default=getpass.getuser(), show_default=True,
                         help="Who makes the change (kept in the audit log).")(func)
     func = click.option("--game", "game_id", type=int, default=None, help="Game id (default: the newest game).")(func)
-    func = click.option("--db", envvar="FLUTURAS_DB", default="fluturas.db", show_default=True,
+    func = click.option("--db", envvar="FLUTURAS_DB", default=DEFAULT_DB, show_default=True,
                         help="SQLite file or database URL (postgresql://user@host/db).")(func)
     return func
 

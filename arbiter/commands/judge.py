@@ -48,7 +48,6 @@ def judge(case: Path, as_json: bool) -> None:
 
 # --- duplicate game master ----------------------------------------------------------------------
 
-DEMO_WORDS = Path(__file__).resolve().parent / "samples" / "wordlists" / "ro-demo-hunspell.txt.gz"
 
 def _print_anticipation(result, as_json: bool) -> None:
     """Verification answers first (A 5.5.h), then every player's rounds and totals, by place."""
