@@ -23,6 +23,7 @@ from typing import Any
 
 from corrector.words.movegen import generate_moves
 from corrector.rulepack import load_pack
+from samples import SAMPLES
 
 from .correction import close_round, correct_round
 from .draw import draw_round
@@ -38,7 +39,6 @@ from .slipimages import RenderedPage, render_round, truth_of
 from .store import Store, open_store
 from .tops import lexicon_of, retain_continuation
 
-SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 ACTOR = "arbitru-demo"
 MAX_REVIEW_PASSES = 4  # a corrected reading can raise a new decision flag; it settles in two or three
 

@@ -43,12 +43,10 @@ def replay(record: Path, rules_name: str, as_json: bool) -> None:
 
 
 
-DEMO_WORDS = Path(__file__).resolve().parents[2] / "samples" / "wordlists" / "ro-demo-hunspell.txt.gz"
-
-
 def _load_words(words: Path | None, pack) -> tuple[object, str]:
     """The word list and how to name it: the bundled Romanian demo list unless --words is given."""
     from corrector.words.lexicon import load_lexicon
+    from samples import DEMO_WORDS
 
     if words is not None:
         return load_lexicon(words, pack), str(words)

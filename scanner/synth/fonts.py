@@ -10,6 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 FONT_ROOT = Path("/usr/share/fonts")
+# Copies of the held-out faces (OFL) in the same layout, for an installed wheel on a machine without
+# the packages.
+BUNDLED = Path(__file__).resolve().parent / "bundled"
 
 # (Debian package, glob under /usr/share/fonts). Held-out fonts are only used by the benchmark.
 # Outline-only fonts (e.g. fonts-femkeklaver) are left out: no pen writes hollow letters.
@@ -106,6 +109,8 @@ def resolve(split: tuple[tuple[str, str], ...]) -> FontSet:
     groups: list[tuple[Path, ...]] = []
     for package, pattern in split:
         found = sorted(Path(p) for p in glob.glob(str(FONT_ROOT / pattern)))
+        if not found:
+            found = sorted(Path(p) for p in glob.glob(str(BUNDLED / pattern)))
         if not found:
             missing.append(package)
         new = tuple(p for p in found if p not in seen)  # a file matched by two entries counts once

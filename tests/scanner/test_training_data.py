@@ -59,3 +59,14 @@ def test_a_cell_that_lost_its_glyph_is_not_taught():
     dots = np.zeros_like(cell)
     dots[5:8, 5:8] = dots[20:23, 24:27] = 1.0
     assert not cells.legible(dots, mask)
+
+
+def test_held_out_faces_come_bundled_for_a_machine_without_the_packages(tmp_path, monkeypatch):
+    """An installed wheel renders the sample tournament without system fonts (scanner/synth/bundled)."""
+    from scanner.synth import fonts
+
+    monkeypatch.setattr(fonts, "FONT_ROOT", tmp_path)  # no system font at all
+    found = fonts.resolve(fonts.HELD_OUT)
+    assert not found.missing and len(found.groups) == len(fonts.HELD_OUT)
+    assert all(fonts.BUNDLED in p.parents for p in found.paths)
+    assert fonts.resolve(fonts.TRAIN).paths == ()  # training faces are never bundled
