@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from exitcodes import ExitCode
+
 from arbiter.commands.common import emit_json
 
 
@@ -36,7 +38,7 @@ def replay(record: Path, rules_name: str, as_json: bool) -> None:
         click.echo(f"{len(result.rows)} placements, {len(result.rows) - result.disagreements} agree, "
                    f"{result.disagreements} differ; skipped: {skipped}")
     if result.disagreements:
-        sys.exit(1)
+        sys.exit(ExitCode.CHECK_FAILED)
 
 
 # --- arbiter workflow (issue 7) -----------------------------------------------------------------

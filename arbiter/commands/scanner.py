@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from exitcodes import ExitCode
+
 
 
 @click.command()
@@ -47,7 +49,7 @@ def scan(paths: tuple[Path, ...], out: Path, reader: str, model: Path | None, te
     click.echo(f"{slips} slips from {len(files)} files -> {out}; {share:.1%} of fields accepted"
                + (f"; {failed} files unreadable" if failed else ""))
     if failed:
-        sys.exit(1)
+        sys.exit(ExitCode.CHECK_FAILED)
 
 
 @click.group()
