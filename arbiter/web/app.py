@@ -42,10 +42,6 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
     app = Flask(__name__, template_folder=str(HERE / "templates"), static_folder=str(HERE / "static"))
     app.config.update(SECRET_KEY=secrets.token_bytes(32), ACCESS_TOKEN=access_token,
                       SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_HTTPONLY=True)
-    security.install(app)
-
-    def game_of(s):
-        return get_game(s, game_id)
 
     @app.before_request
     def _lang():
@@ -53,6 +49,11 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
         if chosen in LANGS:
             session["lang"] = chosen
         g.lang = session.get("lang", "ro")
+
+    security.install(app)  # after the language: its refusals are pages in the arbiter's language
+
+    def game_of(s):
+        return get_game(s, game_id)
 
     @app.context_processor
     def _helpers() -> dict[str, Any]:
