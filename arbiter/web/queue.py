@@ -29,10 +29,12 @@ class Card:
     doubtful: dict[str, list[int] | None]
 
 
-def candidates_of(session: Session, item: ReviewItem) -> list[dict[str, Any]]:
+def candidates_of(session: Session, item: ReviewItem, has_column: bool | None = None) -> list[dict[str, Any]]:
     """The decoder's competing readings of the item (a nullable JSON column), or none."""
     found = getattr(item, "candidates", None)
-    if found is None and "candidates" in _review_columns(session):
+    if has_column is None:
+        has_column = "candidates" in _review_columns(session)
+    if found is None and has_column:
         found = session.execute(text("SELECT candidates FROM review_item WHERE id = :i"), {"i": item.id}).scalar()
         if isinstance(found, str):
             import json
@@ -96,13 +98,16 @@ def in_range(table: int | None, tables: tuple[int, int] | None) -> bool:
 
 def cards(session: Session, game: Game, round_no: int | None, tables: tuple[int, int] | None = None,
           now: datetime | None = None) -> list[Card]:
+    waiting = select(ReviewItem.slip_id).where(ReviewItem.game_id == game.id, ReviewItem.state == "open")
+    slips = {s.id: s for s in session.scalars(select(Slip).where(Slip.id.in_(waiting)))}  # held: one query, not 60
     entries = [e for e in queue(session, game.id, round_no) if in_range(e.table, tables)]
     items = {i.id: i for i in session.scalars(select(ReviewItem).where(ReviewItem.id.in_([e.item_id for e in entries])))}
+    has_column = "candidates" in _review_columns(session)
     out = []
     for e in entries:
         item = items[e.item_id]
-        cands = candidates_of(session, item)
-        slip = session.get(Slip, e.slip_id) if e.slip_id else None
+        cands = candidates_of(session, item, has_column)
+        slip = slips.get(e.slip_id)
         out.append(Card(e, stake(e, cands), tuple(cands), live_claimant(item, now),
                         doubtful_fields(slip.reading if slip else None, cands)))
     return sorted(out, key=lambda c: (-c.stake, c.entry.table if c.entry.table is not None else -1, c.entry.item_id))
