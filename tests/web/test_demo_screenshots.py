@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from arbiter.games import GameSpec, get_game, new_game, seat_players
 from arbiter.ingest import file_reading
 from arbiter.models import Slip
 from arbiter.readings import parse_reading
+from arbiter.results import publish
 from arbiter.seating import read_seating
 from arbiter.store import open_store
 from arbiter.tops import retain_continuation
@@ -51,7 +53,9 @@ def demo_store(tmp_path_factory):
     list(run_demo(out, options=DemoOptions.from_sample(rounds=1)))
     store = open_store(out / "demo.db")
     with store.session() as s:
-        demo_game = get_game(s).id
+        game = get_game(s)
+        demo_game = game.id
+        publish(s, game, "provisional", "arbitru-demo", deadline=datetime.now().astimezone() + timedelta(hours=1))
     review_game = replay_round_for_review(store, demo_game)
     yield store, demo_game, review_game, out
     store.close()
@@ -77,6 +81,7 @@ def test_screenshots_of_queue_round_hall_results(browser, serve, demo_store, tmp
     page.screenshot(path=str(shots / "round.png"), full_page=True)
     page.goto(f"{url}/results")
     assert page.locator("#ranking tr[data-table]").count() == 16
+    assert "Termen pentru contestații" in page.locator("#deadline").inner_text()
     page.screenshot(path=str(shots / "results.png"), full_page=True)
     hall = browser.new_page(viewport={"width": 1920, "height": 1080})
     hall.clock.install()
