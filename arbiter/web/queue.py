@@ -54,7 +54,7 @@ def doubtful_fields(reading: dict[str, Any] | None, candidates: list[dict[str, A
         for box in cand.get("boxes") or []:
             if isinstance(box, dict) and box.get("field"):
                 indices = out.setdefault(str(box["field"]), [])
-                if indices is not None and isinstance(box.get("index"), int):
+                if indices is not None and isinstance(box.get("index"), int) and box["index"] not in indices:
                     indices.append(box["index"])
     if out or not reading:
         return out

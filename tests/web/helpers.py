@@ -17,14 +17,16 @@ from arbiter.store import Store
 from tests.arbiter.helpers import ARBITER, make_game, reading
 
 
-def flagged_round(store: Store, tmp: Path, tables: int = 3, unsure: dict[int, str] | None = None) -> int:
+def flagged_round(store: Store, tmp: Path, tables: int = 3, unsure: dict[int, str] | None = None,
+                  scores: dict[int, int] | None = None) -> int:
     """A game with `tables` seats, round 1 (AELMODR, top H4 MODEL); each table's slip is filed
     from a reading; tables in `unsure` have their word read as given, with low confidence."""
     game_id = make_game(store, tmp, tables)
     unsure = unsure if unsure is not None else {t: "M0DEL" for t in range(1, tables + 1)}
     for t in range(1, tables + 1):
         word = unsure.get(t, "MODEL")
-        record = reading(t, word=word, confidence=0.4 if t in unsure else 0.99, sha=f"{t:064x}")
+        record = reading(t, word=word, score=(scores or {}).get(t, 26), confidence=0.4 if t in unsure else 0.99,
+                         sha=f"{t:064x}")
         record["fields"]["table"]["confidence"] = 0.99
         file_reading(store, game_id, 1, parse_reading(record, f"t{t}", 0.9), ARBITER, lambda o, n: "new")
     return game_id
