@@ -74,6 +74,10 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
     def _forbidden(exc):
         return render_template("message.html", title="403", message=exc.description), 403
 
+    @app.errorhandler(FluturasError)
+    def _workflow_error(exc):  # no game yet, a round not laid out...: one line, as the CLI says it
+        return render_template("message.html", title=type(exc).__name__, message=str(exc)), 409
+
     @app.errorhandler(401)
     def _unauthorized(exc):
         return render_template("login.html", need_token=True), 401

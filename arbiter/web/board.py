@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from corrector.board import Board
+from corrector.errors import FluturasError
 from corrector.coords import parse_frs
 from corrector.placement import Move, Placement, place_move
 from corrector.rulepack import ROW_LETTERS, SIZE, RulePack
@@ -35,7 +36,7 @@ def place(board: Board, pack: RulePack, position: str | None, word: str | None) 
         return None
     try:
         placed = place_move(board, Move(parse_frs(position), pack.tiles.parse_word(word)), pack)
-    except Exception as exc:  # noqa: BLE001 - any unreadable position or word is shown, never raised
+    except (FluturasError, ValueError) as exc:  # an unreadable position or word is shown, never raised
         return str(exc)
     return placed if isinstance(placed, Placement) else placed.message()
 

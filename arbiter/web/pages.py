@@ -107,14 +107,13 @@ def hall_page(session: Session, game: Game) -> HallPage:
     board = None
     lines: tuple[str, ...] = ()
     if game.kind == "duplicate":
-        before = board_before(session, game, rnd.number, pack)
-        position, _, word = (rnd.continuation or "").partition(" ")
-        board = board_view(before, pack, position, word) if closed else board_view(before, pack)
-        if closed:
-            try:
-                lines = announce(session, game, rnd).lines
-            except FluturasError:
-                lines = ()
+        try:  # an earlier round without its top leaves no board to show yet
+            before = board_before(session, game, rnd.number, pack)
+            position, _, word = (rnd.continuation or "").partition(" ")
+            board = board_view(before, pack, position, word) if closed else board_view(before, pack)
+            lines = announce(session, game, rnd).lines if closed else ()
+        except FluturasError:
+            board = None
     return HallPage(rnd, board, group, closed, lines)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import secrets
+from urllib.parse import urlencode
 
 from flask import Flask, abort, redirect, request, session
 
@@ -42,7 +43,7 @@ def install(app: Flask) -> None:
             if given is not None and hmac.compare_digest(given, token):
                 session["authed"] = True
                 args = {k: v for k, v in request.args.items() if k != "token"}
-                return redirect(request.path + ("?" + "&".join(f"{k}={v}" for k, v in args.items()) if args else ""))
+                return redirect(request.path + ("?" + urlencode(args) if args else ""))
             if not session.get("authed") and request.endpoint not in OPEN_ENDPOINTS:
                 abort(401)
         if request.method == "POST":

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.arbiter import conftest as arbiter_conftest
+
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
 
 
@@ -56,6 +58,19 @@ def store(tmp_path):
     from arbiter.store import open_store
 
     s = open_store(tmp_path / "store.db")
+    yield s
+    s.close()
+
+
+store_url = arbiter_conftest.store_url  # SQLite, and PostgreSQL under .ci/postgres.sh
+
+
+@pytest.fixture
+def any_store(store_url):
+    """The store on SQLite and, when the CI's PostgreSQL is up, on PostgreSQL too."""
+    from arbiter.store import open_store
+
+    s = open_store(store_url)
     yield s
     s.close()
 

@@ -23,7 +23,8 @@ def csrf_of(client, path="/queue") -> str:
     return re.search(rb'name="csrf-token" content="([^"]+)"', client.get(path).data).group(1).decode()
 
 
-def test_writes_need_csrf_and_a_named_arbiter(store, tmp_path):
+def test_writes_need_csrf_and_a_named_arbiter(any_store, tmp_path):
+    store = any_store
     game_id = flagged_round(store, tmp_path, 2, {1: "M0DEL"})
     (item,) = open_items(store, game_id)
     client = create_app(store).test_client()
@@ -68,7 +69,8 @@ def test_only_the_games_slip_images_are_served(store, tmp_path):
         assert client.get(probe).status_code == 404
 
 
-def test_claims_one_holder_expiry_and_no_stale_save(store, tmp_path):
+def test_claims_one_holder_expiry_and_no_stale_save(any_store, tmp_path):
+    store = any_store
     game_id = flagged_round(store, tmp_path, 2, {1: "M0DEL"})
     (item,) = open_items(store, game_id)
     now = utcnow()
