@@ -35,6 +35,13 @@ from .slipcrop import crop, image_path
 HERE = Path(__file__).resolve().parent
 
 
+def undo_action(name: str):
+    """`review.discard_slip` / `review.move_slip`: the queue offers them once the library has them."""
+    from .. import review
+
+    return getattr(review, name, None)
+
+
 def create_app(store: Store, game_id: int | None = None, access_token: str | None = None,
                learn: Path | None = None, image_roots: tuple[Path, ...] = ()) -> Flask:
     """The app on an open store. `access_token` (set when listening beyond loopback) guards every
@@ -58,7 +65,8 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
     @app.context_processor
     def _helpers() -> dict[str, Any]:
         return {"t": lambda key: text(key, g.lang), "lang": g.lang, "csrf": security.csrf_token(),
-                "arbiter": security.arbiter(), "token_free": False}
+                "arbiter": security.arbiter(), "can_discard": undo_action("discard_slip") is not None,
+                "can_move": undo_action("move_slip") is not None}
 
     def actor() -> str:
         name = security.arbiter()
@@ -233,6 +241,40 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
             flash(f"{text('conflict', g.lang)}: {exc}", "error")
             return redirect(queue_url(item=item_id))
         return _resolve(item_id, correction, request.form.get("reason") or "read from the slip image")
+
+    @app.post("/queue/<int:item_id>/discard")
+    def discard_item(item_id: int):
+        """Not a slip, or a second scan of the same paper (`review.discard_slip`, where this tree has it)."""
+        kind = request.form.get("as", "")
+        return _slip_action(item_id, "discard_slip", (kind,), f"discarded as {kind}")
+
+    @app.post("/queue/<int:item_id>/move")
+    def move_item(item_id: int):
+        """File the slip in the round it belongs to (`review.move_slip`, where this tree has it)."""
+        number = request.form.get("round", type=int)
+        return _slip_action(item_id, "move_slip", (number,), f"moved to round {number}")
+
+    def _slip_action(item_id: int, name: str, extra: tuple[Any, ...], done: str):
+        who = actor()
+        action = undo_action(name)
+        if action is None:
+            abort(404)
+        if not _claim_or_refuse(item_id, who):
+            return redirect(back(queue_url(item=item_id)))
+        try:
+            with store.session() as s:
+                game, card = _find(s, item_id)
+                if card is None or card.entry.slip_id is None:
+                    return redirect(back(queue_url()))
+                if card.entry.version != request.form.get("version", type=int):
+                    raise ReviewConflict(f"review item {item_id} changed since it was shown; look at it again")
+                action(s, game, card.entry.slip_id, *extra, who, request.form.get("reason") or done)
+        except FluturasError as exc:
+            flash(f"{text('conflict', g.lang)}: {exc}", "error")
+            return redirect(back(queue_url(item=item_id)))
+        claims.release(store, item_id, who)
+        flash(f"{text('saved', g.lang)}: #{item_id} {done}", "ok")
+        return redirect(back(queue_url()))
 
     @app.get("/slip/<int:slip_id>.png")
     def slip_image(slip_id: int):

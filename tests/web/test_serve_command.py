@@ -13,7 +13,11 @@ def test_serve_prints_its_address_and_serves_the_store(store, tmp_path):
     proc = subprocess.Popen([sys.executable, "cli.py", "serve", "--db", str(tmp_path / "store.db"), "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        first = proc.stdout.readline().strip()
+        first = ""
+        for _ in range(5):  # the address line, after whatever opening the store prints
+            first = proc.stdout.readline().strip()
+            if first.startswith("fluturas serve:"):
+                break
         assert first.startswith("fluturas serve: http://127.0.0.1:") and first.endswith("/queue"), first
         assert "token" not in first  # loopback: no token needed
         with urllib.request.urlopen(first.split(": ", 1)[1], timeout=10) as response:

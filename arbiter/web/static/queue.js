@@ -1,5 +1,5 @@
 // The queue's keys: 1-9 accept a candidate, a accept the reading, e type a correction, Enter preview
-// then save, j/k next/previous item, x skip. The page works without this file (plain forms).
+// then save, j/k next/previous item, x skip, d/D discard (not a slip / duplicate), m move to a round. The page works without this file (plain forms).
 (function () {
   "use strict";
   var card = document.getElementById("card");
@@ -41,6 +41,7 @@
     else if (ev.key === "a") { ev.preventDefault(); submit("accept-form"); }
     else if (ev.key === "e") { var f = document.getElementById("fields"); if (f) { ev.preventDefault(); f.focus(); } }
     else if (ev.key === "x") { ev.preventDefault(); submit("skip-form"); }
+    else if (ev.key === "m") { var r = document.getElementById("move-round"); if (r) { ev.preventDefault(); r.focus(); } }
     else if (ev.key === "j" || ev.key === "ArrowDown") { ev.preventDefault(); step(1); }
     else if (ev.key === "k" || ev.key === "ArrowUp") { ev.preventDefault(); step(-1); }
   });
