@@ -128,7 +128,8 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
             number = request.args.get("round", type=int) or current_round(s, game)
             found = cards(s, game, number, tables_filter()) if number else []
             chosen = request.args.get("item", type=int)
-            card = next((c for c in found if c.entry.item_id == chosen), found[0] if found else None)
+            free = [c for c in found if c.claimed_by in (None, security.arbiter())]  # not another arbiter's
+            card = next((c for c in found if c.entry.item_id == chosen), (free or found or [None])[0])
             board = None
             if card is not None and game.kind == "duplicate":
                 board = _card_board(s, game, card)
@@ -175,8 +176,14 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
 
     @app.post("/queue/<int:item_id>/skip")
     def skip_item(item_id: int):
+        """Give the item back and show the next one in the queue's order."""
         claims.release(store, item_id, actor())
-        return redirect(back(queue_url()))
+        with store.session() as s:
+            game = game_of(s)
+            order = [c.entry.item_id for c in cards(s, game, request.values.get("round", type=int) or current_round(s, game),
+                                                    tables_filter())]
+        later = order[order.index(item_id) + 1:] if item_id in order else []
+        return redirect(queue_url(item=(later or order or [None])[0]))
 
     def _resolve(item_id: int, correction: dict[str, Any], reason: str):
         who = actor()

@@ -84,3 +84,27 @@ def test_two_arbiters_on_one_item_one_wins_the_other_is_told(browser, serve, sto
         assert (row.state, row.resolved_by) == ("resolved", "ana")
     ana.close()
     bogdan.close()
+
+
+def test_skip_and_keys_move_through_the_queue_and_claimed_items_are_passed_over(browser, serve, store, tmp_path):
+    flagged_round(store, tmp_path, 3, {1: "M0DEL", 2: "M0DEL", 3: "M0DEL"})
+    url = serve(create_app(store))
+    ana = browser.new_context().new_page()
+    sign_in(ana, url, "ana")
+    ana.wait_for_selector("#claim-status.ok")
+    assert ana.locator("#card h2").inner_text().startswith("Masa 1")
+    bogdan = browser.new_context().new_page()
+    sign_in(bogdan, url, "bogdan")  # ana has table 1: bogdan is shown the next free item
+    bogdan.wait_for_selector("#claim-status.ok")
+    assert bogdan.locator("#card h2").inner_text().startswith("Masa 2")
+    bogdan.keyboard.press("x")  # skip: the next one
+    bogdan.wait_for_selector("#claim-status.ok")
+    assert bogdan.locator("#card h2").inner_text().startswith("Masa 3")
+    bogdan.keyboard.press("k")  # back up the list
+    bogdan.wait_for_selector("#card h2:has-text('Masa 2')")
+    bogdan.keyboard.press("j")
+    bogdan.wait_for_selector("#card h2:has-text('Masa 3')")
+    bogdan.fill("#tables", "1-1")  # the tables this arbiter took (D 5.5.f)
+    bogdan.keyboard.press("Enter")
+    bogdan.wait_for_selector("#claim-status.bad")
+    assert "ana" in bogdan.locator("#claim-status").inner_text() and bogdan.locator("#items li").count() == 1
