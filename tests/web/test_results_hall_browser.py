@@ -72,3 +72,20 @@ def test_hall_timer_calls_30_seconds_then_stop(browser, serve, store, tmp_path):
     assert page.locator("#timer").inner_text() == "0:00"
     # The arbiters' pages stay closed without the token.
     assert page.goto(f"{url}/queue").status == 401
+
+
+def test_hall_shows_the_top_once_the_round_closes(browser, serve, store, tmp_path):
+    game_id = corrected_game(store, tmp_path)
+    url = serve(create_app(store))
+    page = browser.new_page()
+    page.clock.install()
+    page.goto(f"{url}/hall")
+    assert page.locator("#hall-top").count() == 0 and page.locator("table.board td.new").count() == 0
+    assert "ELENA" in page.locator(".names").inner_text()  # Annex 2: E is ELENA
+    with store.session() as s:
+        game = get_game(s, game_id)
+        close_round(s, game, get_round(s, game, 1), "ana")
+    page.clock.run_for(6_000)  # the hall asks every 5 s; a closed round reloads it
+    page.wait_for_selector("#hall-top")
+    assert "Depunerea top în turul 1 este H4 MODEL, 26 de puncte" in page.locator("#hall-top").inner_text()
+    assert page.locator("table.board td.new").count() == 5
