@@ -3,6 +3,7 @@
 close_round) and reports its error, if any, as the CLI would, in one line."""
 from __future__ import annotations
 
+import io
 import secrets
 import shlex
 import tempfile
@@ -411,10 +412,10 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
                    "html": lambda s, game, p: write_html(s, game, p)}
         if kind not in writers:
             abort(404)
-        folder = Path(tempfile.mkdtemp(prefix="fluturas-export-"))
-        with store.session() as s:
+        with tempfile.TemporaryDirectory(prefix="fluturas-export-") as folder, store.session() as s:
             game = game_of(s)
-            path = writers[kind](s, game, folder / f"game{game.id}.{kind}")
-        return send_file(path, as_attachment=True, download_name=path.name)
+            path = writers[kind](s, game, Path(folder) / f"game{game.id}.{kind}")
+            data = io.BytesIO(path.read_bytes())
+        return send_file(data, as_attachment=True, download_name=path.name)
 
     return app

@@ -96,3 +96,22 @@ def test_english_switch(store, tmp_path):
     assert "Coada de revizuire" in client.get("/queue").get_data(as_text=True)
     assert "Review queue" in client.get("/queue?lang=en").get_data(as_text=True)
     assert "Review queue" in client.get("/queue").get_data(as_text=True)  # kept
+
+
+def test_exports_download_the_sheet_csv_and_page(store, tmp_path):
+    from io import BytesIO
+
+    from openpyxl import load_workbook
+
+    from arbiter.correction import correct_round
+
+    game_id = flagged_round(store, tmp_path, 2, {})
+    correct_round(store, game_id, 1, "ana")
+    client = create_app(store).test_client()
+    sheet = client.get("/export/xlsx")
+    assert sheet.status_code == 200 and "attachment" in sheet.headers["Content-Disposition"]
+    assert "Arbitraj" in load_workbook(BytesIO(sheet.data)).sheetnames
+    csv = client.get("/export/csv").get_data(as_text=True)
+    assert "Jucător 1" in csv and "Jucător 2" in csv
+    assert client.get("/export/html").status_code == 200
+    assert client.get("/export/pdf").status_code == 404
