@@ -206,6 +206,8 @@ class ReviewItem(Base):
     resolved_by: Mapped[str | None] = mapped_column(String(100))
     resolved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     version: Mapped[int] = mapped_column(Integer, default=1)
+    claimed_by: Mapped[str | None] = mapped_column(String(100))  # arbiter with the item open (arbiter.claims)
+    claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class AuditEntry(Base):

@@ -81,6 +81,8 @@ def demo(out, rounds, reader) -> None:
 
     for line in run_demo(out, options=DemoOptions.from_sample(rounds=rounds, reader=reader)):
         click.echo(line)
+    click.echo(f"open it in a browser: fluturas serve --db {out / 'demo.db'}, then http://127.0.0.1:8000/ "
+               f"(queue, round, hall, results; pictures of each in docs/screenshots/)")
 
 
 COMMANDS = [game, players, demo]

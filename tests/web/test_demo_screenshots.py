@@ -1,0 +1,95 @@
+"""The four pages on the demo game, in a real browser, photographed for docs/screenshots/
+(FLUTURAS_SCREENSHOTS=docs/screenshots writes them there; otherwise into the test's folder).
+
+The demo (1 round) clears its own queue, so the queue page is shown on the same round replayed
+through the workflow in a second game of the demo's store: the same seed draws the same group,
+and the demo's scanned slips are filed again from their readings (the scanner accepted none
+whole, so each waits for an arbiter, with its image)."""
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from arbiter.demo import SAMPLES, DemoOptions, run_demo
+from arbiter.draw import draw_round
+from arbiter.games import GameSpec, get_game, new_game, seat_players
+from arbiter.ingest import file_reading
+from arbiter.models import Slip
+from arbiter.readings import parse_reading
+from arbiter.results import publish
+from arbiter.seating import read_seating
+from arbiter.store import open_store
+from arbiter.tops import retain_continuation
+from arbiter.web.app import create_app
+
+from .conftest import sign_in
+
+
+def replay_round_for_review(store, demo_game: int) -> int:
+    spec = json.loads((SAMPLES / "game.json").read_text(encoding="utf-8"))
+    with store.session() as s:
+        game = new_game(s, GameSpec(spec["tournament"], spec["name"] + " (revizuire)", spec["variant"],
+                                    spec["category"], spec["rules"], SAMPLES / spec["words"], seed=spec["seed"]),
+                        "arbitru-demo")
+        seat_players(s, game, read_seating(SAMPLES / spec["players"]), "arbitru-demo", spec["players"])
+        rnd, _ = draw_round(s, game, "arbitru-demo")
+        retain_continuation(s, game, rnd, "top", "arbitru-demo")
+        game_id = game.id
+        readings = [dict(r) for r in s.scalars(select(Slip.reading).where(Slip.game_id == demo_game).order_by(Slip.id))]
+    for k, record in enumerate(readings):
+        file_reading(store, game_id, 1, parse_reading(record, f"demo slip {k}", 0.95), "arbitru-demo",
+                     lambda old, new: "old")
+    return game_id
+
+
+@pytest.fixture(scope="module")
+def demo_store(tmp_path_factory):
+    out = tmp_path_factory.mktemp("demo")
+    list(run_demo(out, options=DemoOptions.from_sample(rounds=1)))
+    store = open_store(out / "demo.db")
+    with store.session() as s:
+        game = get_game(s)
+        demo_game = game.id
+        publish(s, game, "provisional", "arbitru-demo", deadline=datetime.now().astimezone() + timedelta(hours=1))
+    review_game = replay_round_for_review(store, demo_game)
+    yield store, demo_game, review_game, out
+    store.close()
+
+
+def test_screenshots_of_queue_round_hall_results(browser, serve, demo_store, tmp_path):
+    store, demo_game, review_game, out = demo_store
+    shots = Path(os.environ.get("FLUTURAS_SCREENSHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    queue_url = serve(create_app(store, review_game, image_roots=(out,)))
+    sign_in(page, queue_url, "arbitru-demo")
+    page.wait_for_selector("#claim-status.ok")
+    page.wait_for_function("document.querySelector('img.slip') && document.querySelector('img.slip').naturalWidth > 0")
+    assert page.locator("#items li").count() >= 10
+    page.screenshot(path=str(shots / "queue.png"), full_page=True)
+
+    url = serve(create_app(store, demo_game, image_roots=(out,)))
+    sign_in(page, url, "arbitru-demo")
+    page.goto(f"{url}/round?round=1")
+    assert "16/16" in page.locator("#round-status").inner_text() or "/16" in page.locator("#round-status").inner_text()
+    assert "Depunerea top în turul 1" in page.locator("#announcement").inner_text()
+    page.screenshot(path=str(shots / "round.png"), full_page=True)
+    page.goto(f"{url}/results")
+    assert page.locator("#ranking tr[data-table]").count() == 16
+    assert "Termen pentru contestații" in page.locator("#deadline").inner_text()
+    page.screenshot(path=str(shots / "results.png"), full_page=True)
+    hall = browser.new_page(viewport={"width": 1920, "height": 1080})
+    hall.clock.install()
+    hall.goto(f"{url}/hall")
+    assert hall.locator("table.board td.new").count() >= 2  # the closed round's top, drawn on the board
+    hall.keyboard.press(" ")
+    hall.clock.run_for(152_000)
+    assert hall.locator("#call").inner_text() == "30 de secunde!"
+    hall.screenshot(path=str(shots / "hall.png"))
+    for name in ("queue", "round", "results", "hall"):
+        assert (shots / f"{name}.png").stat().st_size > 20_000
