@@ -51,9 +51,10 @@ def _body(data: SheetData) -> list[str]:
         figures = "".join(f"<td class=n>{_e(v)}</td>" for v in
                           ((s.warnings, s.penalties, s.disciplinary, s.solos) if s else ("",) * 4))
         out.append(f"<tr><td class=n>{place}</td><td class=n>{row.player.table_no}</td>"
-                   f"<td class=name>{_e(row.player.name)}</td><td>{_e(row.player.club)}</td>"
-                   + "".join(_round_cell(row.cells.get(r.number)) for r in data.rounds)
-                   + figures + f"<td class=n><strong>{_e(s.total if s else '')}</strong></td><td class=n>{pct}</td></tr>")
+                   f"<td class=name>{_e(row.player.name)}</td>"
+                   f"<td class=n><strong>{_e(s.total if s else '')}</strong></td><td class=n>{pct}</td>"
+                   f"<td>{_e(row.player.club)}</td>"
+                   + "".join(_round_cell(row.cells.get(r.number)) for r in data.rounds) + figures + "</tr>")
     return out
 
 
@@ -70,8 +71,9 @@ def write_html(session: Session, game: Game, path: Path) -> Path:
     data = gather(session, game)
     final = game.status == "final"
     title = f"{data.tournament.name} — {game.name}: clasament {'final' if final else 'provizoriu'}"
-    heads = (["Loc", "Masa", "Nume", "Club"] + [f"T{r.number}" for r in data.rounds]
-             + ["Av.", "Pen.", "Disc.", "Solo", "Total", "% top"])
+    # total and "% top" next to the name: on a phone they show before any sideways scroll
+    heads = (["Loc", "Masa", "Nume", "Total", "% top", "Club"] + [f"T{r.number}" for r in data.rounds]
+             + ["Av.", "Pen.", "Disc.", "Solo"])
     legend = " · ".join(f"<sup>{m}</sup> {label}" for m, label in MARKS.values())
     page = f"""<!doctype html>
 <html lang="ro"><head><meta charset="utf-8">

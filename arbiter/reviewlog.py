@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -16,6 +17,7 @@ from .models import AuditEntry, Game, ReviewItem, Round, Slip
 ACTIONS = ("slip.", "review.", "appeal.", "sanction.", "results.")
 SKIPPED = ("slip.file",)  # filing is the scan itself, not a review; the slip's own row says it
 HEADERS = ["Când", "Arbitru", "Acțiune", "Tur", "Masa", "Câmp", "Înainte", "După", "Motiv"]
+UNCHANGED = "(nimic schimbat)"  # a confirmation: the arbiter kept what was there
 LONGEST = 300  # characters of one value; the audit log keeps the rest
 # Columns of a snapshot that the row already says (who, when, where, why) or that mean nothing on paper.
 SAID = {"id", "version", "game_id", "round_id", "table_no", "round_no", "actor", "created_at", "reason"}
@@ -39,8 +41,13 @@ class ReviewRow:
 
 
 def _text(value: Any) -> str:
-    if value is None:
+    if value is None or value == {} or value == []:
         return ""
+    if isinstance(value, str) and len(value) >= 16 and value[10:11] == "T":
+        try:  # an ISO date-time from a snapshot: as a person writes it
+            return datetime.fromisoformat(value).strftime("%Y-%m-%d %H:%M")
+        except ValueError:
+            pass
     if isinstance(value, (list, tuple)) and all(not isinstance(v, (dict, list)) for v in value):
         text = ", ".join(map(str, value))
     elif isinstance(value, (dict, list)):
@@ -90,9 +97,9 @@ def review_rows(session: Session, game: Game) -> list[ReviewRow]:
         rnd, table = places.of(e)
         before, after = _flat(e.before), _flat(e.after)
         changed = [k for k in dict.fromkeys([*before, *after])
-                   if before.get(k) != after.get(k) and k.split(".")[0] not in SAID]
+                   if _text(before.get(k)) != _text(after.get(k)) and k.split(".")[0] not in SAID]
         head = (e.at.strftime("%Y-%m-%d %H:%M:%S"), e.actor, e.action, rnd, table)
-        for i, key in enumerate(changed or [""]):
-            rows.append(ReviewRow(*head, key, _text(before.get(key)) if key else "",
-                                  _text(after.get(key)) if key else "", (e.reason or "") if i == 0 else ""))
+        for i, key in enumerate(changed or [UNCHANGED]):
+            rows.append(ReviewRow(*head, key, _text(before.get(key)), _text(after.get(key)),
+                                  (e.reason or "") if i == 0 else ""))
     return rows
