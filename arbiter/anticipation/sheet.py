@@ -22,6 +22,7 @@ from ..exports import gather, review_sheet
 from ..models import Decision, Game
 
 FIRST_ROUND_COL = 3  # after Masa, Nume
+ROUNDS_PER_PAGE = 5  # printed: the moves of five rounds fit an A4 landscape width
 TAIL = ("Depuneri", "Penalizări", "Avertismente", "Disciplinar", "Total", "Loc")
 # One colour per kind of round cell, in the order that wins when several apply.
 FILLS = {
@@ -114,6 +115,9 @@ def write_anticipation_xlsx(session: Session, game: Game, path: Path) -> Path:
     ws.freeze_panes = ws.cell(row=header_row + 2, column=FIRST_ROUND_COL)
     kit.widths(ws, [6, 26] + [24, 6] * len(data.rounds) + [9, 11, 12, 11, 7, 6])
     kit.print_setup(ws, f"{header_row}:{header_row + 1}")
+    # 15 rounds of moves do not fit one A4 width legibly: five rounds a page, Masa and Nume on each
+    ws.page_setup.fitToWidth = max(1, -(-len(data.rounds) // ROUNDS_PER_PAGE))
+    ws.print_title_cols = "A:B"
     _sheet_groups(book, game)
     review_sheet(book, session, game)
     return kit.save_book(book, path)
