@@ -13,16 +13,18 @@ from openpyxl.comments import Comment
 from openpyxl.styles import Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from corrector.rulepack import Sanctions, load_pack
 
 from . import sheetkit as kit
-from .games import players, rounds
-from .models import Decision, Game, Player, Round, Standing, Tournament
-from .results import ranking
-from .reviewlog import HEADERS as REVIEW_HEADERS, review_rows
+from .anticipation.sheet import write_anticipation_xlsx
+from .models import Decision, Game
+from .resultspage import write_html
+from .reviewlog import review_sheet
+from .sheetdata import TAIL, PlayerRow, SheetData, gather
+
+__all__ = ["FILLS", "gather", "write_csv", "write_exports", "write_html", "write_xlsx", "export_game"]
 
 # One colour per kind of cell, in the order that wins when several apply.
 FILLS = {
@@ -32,43 +34,7 @@ FILLS = {
     "warning": ("FFEB9C", "avertisment / warning"),
     "solo": ("C6EFCE", "solo (+10)"),
 }
-TAIL = ["Avertismente", "Penalizări", "Disciplinare", "Solo", "Total", "% top", "Loc"]
 PERCENT = "0.00"  # "% top" always with two decimals (D 6.6 figures as published)
-
-
-@dataclass(frozen=True)
-class PlayerRow:
-    player: Player
-    standing: Standing | None
-    cells: dict[int, Decision]
-
-
-@dataclass(frozen=True)
-class SheetData:
-    tournament: Tournament
-    game: Game
-    rounds: list[Round]
-    rows: list[PlayerRow]
-
-    @property
-    def headers(self) -> list[str]:
-        return ["Masa", "Nume", "Club"] + [f"T{r.number}" for r in self.rounds] + TAIL
-
-    def by_table(self) -> list[PlayerRow]:
-        return sorted(self.rows, key=lambda r: r.player.table_no)
-
-
-def gather(session: Session, game: Game) -> SheetData:
-    rnds = rounds(session, game)
-    by_round = {r.id: r.number for r in rnds}
-    decisions: dict[int, dict[int, Decision]] = {}
-    for d in session.scalars(select(Decision).where(Decision.round_id.in_(list(by_round)))):
-        decisions.setdefault(d.table_no, {})[by_round[d.round_id]] = d
-    standings = {s.table_no: s for s in session.scalars(select(Standing).where(Standing.game_id == game.id))}
-    order = {r.table: i for i, r in enumerate(ranking(session, game))}
-    rows = [PlayerRow(p, standings.get(p.table_no), decisions.get(p.table_no, {})) for p in players(session, game)]
-    rows.sort(key=lambda r: (order.get(r.player.table_no, 10**6), r.player.table_no))
-    return SheetData(session.get(Tournament, game.tournament_id), game, rnds, rows)
 
 
 def cell_kind(d: Decision) -> str | None:
@@ -118,8 +84,12 @@ def table_rows(data: SheetData, rows: list[PlayerRow] | None = None) -> list[lis
 
 
 def write_csv(data: SheetData, path: Path) -> Path:
-    """The table as CSV (UTF-8), formula-like text made inert, replacing the old file at once."""
-    return kit.write_csv_rows(path, [data.headers, *table_rows(data)])
+    """The table as CSV (UTF-8), "% top" with two decimals, formula-like text made inert, replacing
+    the old file at once."""
+    pct = data.headers.index("% top")
+    rows = [[f"{v:.2f}" if i == pct and isinstance(v, float) else v for i, v in enumerate(row)]
+            for row in table_rows(data)]
+    return kit.write_csv_rows(path, [data.headers, *rows])
 
 
 @dataclass(frozen=True)
@@ -208,17 +178,8 @@ def _game_log_rows(data: SheetData) -> list[list[object]]:
     return out
 
 
-def review_sheet(book: Workbook, session: Session, game: Game) -> None:
-    """Sheet *Revizuire*: the review log as columns (`arbiter.reviewlog`), wrapped to print whole."""
-    ws = kit.simple_table(book, "Revizuire", REVIEW_HEADERS, (r.values() for r in review_rows(session, game)),
-                          [17, 12, 18, 5, 6, 18, 30, 30, 30], wrap=(6, 7, 8, 9))
-    ws.page_setup.orientation = "landscape"
-
-
 def write_xlsx(session: Session, game: Game, path: Path) -> Path:
     if game.kind == "anticipation":  # one board per player: its own layout (RULES.md §7)
-        from .anticipation.sheet import write_anticipation_xlsx
-
         return write_anticipation_xlsx(session, game, path)
     data = gather(session, game)
     rules = load_pack(game.rules).sanctions
@@ -235,19 +196,10 @@ def write_xlsx(session: Session, game: Game, path: Path) -> Path:
 
 def write_exports(session: Session, game: Game, out: Path) -> list[Path]:
     """The sheet, the CSV and the results page of a game into the folder `out`."""
-    from .resultspage import write_html
-
     folder = kit.out_folder(out)
     stem = f"game{game.id}"
     return [write_xlsx(session, game, folder / f"{stem}.xlsx"), write_csv(gather(session, game), folder / f"{stem}.csv"),
             write_html(session, game, folder / f"{stem}-results.html")]
-
-
-def write_html(session: Session, game: Game, path: Path) -> Path:
-    """The results page (`arbiter.resultspage`), under the name the callers know."""
-    from .resultspage import write_html as write_page
-
-    return write_page(session, game, path)
 
 
 @dataclass(frozen=True)

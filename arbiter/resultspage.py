@@ -10,7 +10,7 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from . import sheetkit as kit
-from .exports import SheetData, gather
+from .sheetdata import SheetData, gather
 from .models import Decision, Game
 
 MARKS = {"warning": ("A", "avertisment"), "penalty": ("P", "penalizare tehnică"), "solo": ("S", "solo (+10)"),

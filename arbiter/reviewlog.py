@@ -11,8 +11,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from openpyxl import Workbook
+
 from .audit import entries
 from .models import AuditEntry, Game, ReviewItem, Round, Slip
+from .sheetkit import simple_table
 
 ACTIONS = ("slip.", "review.", "appeal.", "sanction.", "results.")
 SKIPPED = ("slip.file",)  # filing is the scan itself, not a review; the slip's own row says it
@@ -103,3 +106,9 @@ def review_rows(session: Session, game: Game) -> list[ReviewRow]:
             rows.append(ReviewRow(*head, key, _text(before.get(key)), _text(after.get(key)),
                                   (e.reason or "") if i == 0 else ""))
     return rows
+
+
+def review_sheet(book: Workbook, session: Session, game: Game) -> None:
+    """Sheet *Revizuire* of both workbooks, wrapped to print whole on A4 landscape."""
+    simple_table(book, "Revizuire", HEADERS, (r.values() for r in review_rows(session, game)),
+                 [17, 12, 18, 5, 6, 18, 30, 30, 30], wrap=(6, 7, 8, 9))

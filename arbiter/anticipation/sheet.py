@@ -18,8 +18,9 @@ from openpyxl.styles import PatternFill
 from sqlalchemy.orm import Session
 
 from .. import sheetkit as kit
-from ..exports import gather, review_sheet
 from ..models import Decision, Game
+from ..reviewlog import review_sheet
+from ..sheetdata import gather
 
 FIRST_ROUND_COL = 3  # after Masa, Nume
 ROUNDS_PER_PAGE = 5  # printed: the moves of five rounds fit an A4 landscape width

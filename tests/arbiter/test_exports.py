@@ -54,6 +54,9 @@ def sheet_game(store, tmp_path):
 def test_totals_are_formulas_that_give_the_judges_totals(store, tmp_path, sheet_game):
     with store.session() as s:
         path = write_xlsx(s, get_game(s, sheet_game), tmp_path / "a.xlsx")
+        write_csv(gather(s, get_game(s, sheet_game)), tmp_path / "a.csv")
+    with open(tmp_path / "a.csv", encoding="utf-8") as handle:
+        assert [r[-2] for r in csv.reader(handle)][1:] == ["86.96", "67.39", "56.52"]  # always two decimals
     ws = load_workbook(path)["Arbitraj"]
     header = [c.value for c in ws[3]]
     total = header.index("Total") + 1
