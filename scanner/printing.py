@@ -32,6 +32,7 @@ SLIP_GAP_MM = 4.0  # room between slips for the cutting marks of both
 LABEL_PT = 8.0  # box labels, readable at arm's length (they were 5.5 pt)
 LABEL_MIN_PT = 6.0  # a label with little room shrinks to this, never further
 JOKER_PT = 6.5
+HEADER_PT = 6.5  # the pre-filled name line
 JOKER_HINT = "↑ joker: bifează căsuța de sub litera pusă cu jokerul"
 PT_MM = 25.4 / 72.0  # millimetres per point
 CAP_HEIGHT = 0.73  # DejaVu Sans capitals, in ems
@@ -130,6 +131,19 @@ def _joker_hint(c, f: Field, ox: float, y, font: str) -> None:
     c.drawCentredString((ox + (left + right) / 2) * MM, y(f.ticks[0].y + f.ticks[0].h + size * PT_MM + 0.3), JOKER_HINT)
 
 
+def _header(c, t: Template, ox: float, y, font: str, text: str) -> None:
+    """The pre-filled name line, shrunk (then cut with '…') so it never runs into the QR code."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    hx, hy = t.header
+    room = (t.qr.x if t.qr and t.qr.x > hx else t.width_mm) - hx - 1.0
+    size = _fit(text, font, room, HEADER_PT, 5.0)
+    while len(text) > 4 and stringWidth(text, font, size) * PT_MM > room:
+        text = text[:-2] + "…"
+    c.setFont(font, size)
+    c.drawString((ox + hx) * MM, y(hy), text)
+
+
 def draw_slip(c, t: Template, ox: float, oy: float, page_h: float, prefill: Prefill | None = None) -> None:
     """Draw one slip with its top-left corner at (ox, oy) mm from the page's top-left."""
     font = label_font()
@@ -157,9 +171,8 @@ def draw_slip(c, t: Template, ox: float, oy: float, page_h: float, prefill: Pref
         return
     c.setFillColorRGB(0, 0, 0)
     if t.header:
-        c.setFont(font, 6.5)
-        c.drawString((ox + t.header[0]) * MM, y(t.header[1]),
-                     f"{prefill.player} · masa {prefill.table} · tur {prefill.round} · {prefill.title or prefill.game}")
+        _header(c, t, ox, y, font, f"{prefill.player} · masa {prefill.table} · tur {prefill.round} · "
+                                   f"{prefill.title or prefill.game}")
     if t.qr:
         _grid(c, qr_bits(prefill.qr_text()), ox + t.qr.x, oy + t.qr.y, t.qr.w, page_h)
     c.setFont(font, 14)

@@ -346,3 +346,23 @@ def test_prefilled_slips_are_read_back_by_the_scanner(store, tmp_path):
     readings = list(scan_paths([str(tmp_path / "p.png")]))
     assert [(r.fields["tur"].text, r.fields["masa"].text) for r in readings] == [("4", "1"), ("4", "2")]
     assert [r.qr for r in readings] == [f"fluturas:v1;game={game_id};round=4;table={n}" for n in (1, 2)]
+
+
+def test_a_long_name_line_is_cut_before_the_qr_code(tmp_path):
+    import pypdfium2
+
+    from scanner.printing import MM, Prefill, layout, render_sheets
+    from scanner.template import load_template
+
+    t = load_template("duplicat")
+    long = Prefill("1", 3, 12, "Alexandrina-Maria Constantinescu-Popovici", "Campionatul Național 2026 — Partida a doua")
+    render_sheets(t, tmp_path / "s.pdf", 0, [long])
+    page = pypdfium2.PdfDocument(str(tmp_path / "s.pdf"))[0]
+    text = page.get_textpage()
+    line = next(s for s in text.get_text_range().splitlines() if s.startswith("Alexandrina"))
+    assert line.endswith("…")
+    x0, y0 = layout(t)[0]
+    qr_left = (x0 + t.qr.x) * MM
+    boxes = [text.get_charbox(i) for i in range(text.count_chars()) if text.get_text_range(i, 1) in line]
+    header_y = page.get_height() - (y0 + t.header[1]) * MM
+    assert max(b[2] for b in boxes if abs(b[1] - header_y) < 3) < qr_left
