@@ -84,11 +84,19 @@ def replace_when_done(path: Path, write: Callable[[Path], object]) -> Path:
     tmp = Path(name)
     try:
         write(tmp)
+        # mkstemp makes the file private (0600): give it the mode a plain open() would have
+        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     return path
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def save_book(book: Workbook, path: Path) -> Path:

@@ -168,6 +168,7 @@ def test_a_failed_export_leaves_the_previous_file_whole(store, tmp_path, sheet_g
             write_csv(gather(s, game), tmp_path / "a.csv")
     assert {p: p.read_bytes() for p in before} == before
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".a.")) == []
+    assert (tmp_path / "a.xlsx").stat().st_mode & 0o044  # readable by others, as a plain open() makes it
 
 
 def test_export_out_that_is_a_file_is_one_line_and_exit_2(tmp_path, store_url, sheet_game):
