@@ -115,7 +115,8 @@ class _Columns:
 def _total_formula(c: _Columns, r: int, rules: Sanctions) -> str:
     """RULES.md §4 / D 6.2, 6.4, 5.3.8 as a formula over row r, with the pack's numbers."""
     first, last = c.round_span
-    return (f"=SUM({first}{r}:{last}{r})"
+    moves = f"SUM({first}{r}:{last}{r})" if c.rounds else "0"
+    return (f"={moves}"
             f"-MAX(0,{c.letter('Avertismente')}{r}-{rules.free_warnings})*{rules.warning_cost}"
             f"-{c.letter('Disciplinare')}{r}*{rules.disciplinary_deduction}"
             f"+{c.letter('Solo')}{r}*{rules.solo_bonus}")
@@ -138,7 +139,7 @@ def _ranking_sheet(ws: Worksheet, data: SheetData, rows: list[PlayerRow], rules:
     kit.bold_row(ws, header_row)
     top_row = kit.append(ws, ["", "TOP", ""] + [r.top_score for r in data.rounds])
     first, last = c.round_span
-    if g.top_total is None:  # not judged yet: the sum of the tops so far
+    if g.top_total is None and data.rounds:  # not judged yet: the sum of the tops so far
         kit.formula(ws, top_row, c.of("Total"), f"=SUM({first}{top_row}:{last}{top_row})")
     else:  # the judge's top total (RULES.md §4), the base of every "% top"
         kit.put(ws, top_row, c.of("Total"), g.top_total)

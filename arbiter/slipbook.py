@@ -21,6 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from scanner.errors import ImageReadError
 from scanner.printing import label_font
 from scanner.source import read_pages
 from scanner.template import builtin_templates
@@ -65,7 +66,7 @@ def upright_slip(reading: dict[str, Any]) -> np.ndarray | None:
         return None
     try:
         page = _page_image(str(source), int(reading.get("page") or 1))
-    except Exception:  # an unreadable scan is reported as missing, not a crash of the album
+    except (ImageReadError, cv2.error, ValueError):  # an unreadable scan gets a note, not a crash of the album
         return None
     if page is None:
         return None

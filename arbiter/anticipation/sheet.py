@@ -15,6 +15,7 @@ from typing import Any
 from openpyxl import Workbook
 from openpyxl.comments import Comment
 from openpyxl.styles import PatternFill
+from openpyxl.utils import get_column_letter
 from sqlalchemy.orm import Session
 
 from .. import sheetkit as kit
@@ -105,6 +106,8 @@ def write_anticipation_xlsx(session: Session, game: Game, path: Path) -> Path:
                     detail.get("disciplinary_deduction"), s.total, "elim." if s.eliminated else s.rank]
                    if s else [None] * len(TAIL))
         r = kit.append(ws, values)
+        if s is not None:
+            _total_formulas(ws, r, len(data.rounds))
         for i, c in enumerate(cells):
             cell = ws.cell(row=r, column=FIRST_ROUND_COL + 2 * i)
             cell.alignment = kit.WRAP
@@ -122,6 +125,17 @@ def write_anticipation_xlsx(session: Session, game: Game, path: Path) -> Path:
     _sheet_groups(book, game)
     review_sheet(book, session, game)
     return kit.save_book(book, path)
+
+
+def _total_formulas(ws, r: int, rounds: int) -> None:
+    """A 6.4 as formulas: Depuneri = the round points (every move's score after cancellations),
+    Total = Depuneri − penalties (A 6.3) − warnings (A 6.2) − disciplinary; an arbiter who corrects
+    a round's points in the sheet sees both follow."""
+    col = {name: get_column_letter(FIRST_ROUND_COL + 2 * rounds + i) for i, name in enumerate(TAIL)}
+    points = ",".join(f"{get_column_letter(FIRST_ROUND_COL + 2 * i + 1)}{r}" for i in range(rounds))
+    kit.formula(ws, r, FIRST_ROUND_COL + 2 * rounds, f"=SUM({points})" if rounds else "=0")
+    kit.formula(ws, r, FIRST_ROUND_COL + 2 * rounds + TAIL.index("Total"),
+                f"={col['Depuneri']}{r}-N({col['Penalizări']}{r})-N({col['Avertismente']}{r})-N({col['Disciplinar']}{r})")
 
 
 def _sheet_groups(book: Workbook, game: Game) -> None:
