@@ -32,6 +32,7 @@ from .models import Game, Player, Round, Slip
 
 PAGE = landscape(A5)
 MARGIN, CAPTION = 10 * mm, 16 * mm
+JPEG_QUALITY = 85
 PX_PER_MM = 8.0  # the warped slip: 100 × 70 mm → 800 × 560 pixels, sharp when printed
 
 
@@ -78,8 +79,10 @@ def upright_slip(reading: dict[str, Any]) -> np.ndarray | None:
                                flags=cv2.INTER_AREA, borderValue=(255, 255, 255))
 
 
-def _png(image: np.ndarray) -> ImageReader:
-    ok, data = cv2.imencode(".png", image)
+def _jpeg(image: np.ndarray) -> ImageReader:
+    """JPEG, embedded as is: a scan's noise makes PNG ten times larger (an album of 60 players
+    × 15 rounds must stay a file one can e-mail to a club)."""
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     return ImageReader(io.BytesIO(data.tobytes()))
 
 
@@ -101,7 +104,7 @@ def _page(canvas: Canvas, font: str, game: Game, player: Player, rnd: Round, sli
     box_w, box_h = width - 2 * MARGIN, height - 2 * MARGIN - CAPTION
     image = upright_slip(slip.reading or {}) if slip is not None else None
     if image is not None:
-        canvas.drawImage(_png(image), MARGIN, MARGIN, box_w, box_h, preserveAspectRatio=True, anchor="c")
+        canvas.drawImage(_jpeg(image), MARGIN, MARGIN, box_w, box_h, preserveAspectRatio=True, anchor="c")
         return
     canvas.rect(MARGIN, MARGIN, box_w, box_h)
     if slip is None:
