@@ -12,6 +12,7 @@ APT_PACKAGES=(
   tesseract-ocr tesseract-ocr-eng    # the alternative slip reader (--reader tesseract)
   postgresql                         # the store's tests run on a real PostgreSQL too
   chromium                           # the web app's browser tests (Playwright drives it headless)
+  libreoffice-calc-nogui             # tests recalculate the exported sheet's formulas (soffice --headless)
   # Handwriting-like fonts for the synthetic slip renderer (training, tests, benchmark, demo).
   fonts-averia-gwf fonts-breip fonts-bwht fonts-cabinsketch fonts-cantarell fonts-cherrybomb
   fonts-comfortaa fonts-comic-neue fonts-dancingscript fonts-dejavu-core fonts-dkg-handwriting

@@ -37,3 +37,8 @@ class ConcurrentChange(FluturasError):
     command stored nothing and can simply be run again."""
 
     exit_code = ExitCode.CONFLICT
+
+
+class ExportError(FluturasError):
+    """An export that cannot be written where it was asked (`--out` is a file, a folder that
+    cannot be made); the previous files stay as they were."""

@@ -47,10 +47,11 @@ def add_sanction(session: Session, game: Game, table: int, kind: str, reason: st
 
 
 def parse_deadline(text: str, today: datetime) -> datetime:
-    """'18:30' → today at 18:30 (local time of the venue); a full ISO date-time is accepted too."""
+    """'18:30' or '18.30' (as notice boards write it) → today at 18:30 (local time of the venue);
+    a full ISO date-time is accepted too."""
     try:
         if len(text) <= 5:
-            clock = time.fromisoformat(text.zfill(5))
+            clock = time.fromisoformat(text.replace(".", ":").zfill(5))
             return datetime.combine(today.date(), clock, tzinfo=today.tzinfo)
         parsed = datetime.fromisoformat(text)
         return parsed if parsed.tzinfo else parsed.replace(tzinfo=today.tzinfo)

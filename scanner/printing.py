@@ -3,10 +3,15 @@
 Boxes and labels are printed in the template's light red so they vanish in the red channel: players
 may not write in red (D 3.2.b), so whatever stays dark there is the player's ink. Markers, QR code
 and pre-filled text are black.
+
+Labels are sized to be read at arm's length (8 pt, smaller only where the room up to the next
+label or the slip's edge is shorter); they never move a box: the boxes are the template's, and the
+reader, its calibration and the benchmark are measured on exactly that geometry. Pre-filled slips
+come as plain `Prefill` records: the scanner knows nothing of tournaments, so the arbiter reads the
+seating from its store and hands the records over (`arbiter.prefill`).
 """
 from __future__ import annotations
 
-import csv
 import io
 from dataclasses import dataclass
 from functools import lru_cache
@@ -16,7 +21,7 @@ import cv2
 import numpy as np
 
 from scanner.errors import TemplateError
-from scanner.template import Template
+from scanner.template import Field, Template
 
 MM = 72.0 / 25.4  # PDF points per millimetre
 A4_MM = (210.0, 297.0)
@@ -24,35 +29,27 @@ FONT_PATH = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")  # Debian fo
 FONT_NAME = "DejaVuSans"
 CUT_MARK_MM = 2.0
 SLIP_GAP_MM = 4.0  # room between slips for the cutting marks of both
+LABEL_PT = 8.0  # box labels, readable at arm's length (they were 5.5 pt)
+LABEL_MIN_PT = 6.0  # a label with little room shrinks to this, never further
+JOKER_PT = 6.5
+HEADER_PT = 6.5  # the pre-filled name line
+JOKER_HINT = "↑ joker: bifează căsuța de sub litera pusă cu jokerul"
+PT_MM = 25.4 / 72.0  # millimetres per point
+CAP_HEIGHT = 0.73  # DejaVu Sans capitals, in ems
 
 
 @dataclass(frozen=True)
 class Prefill:
     """One player's slip for one round, from the seating list."""
 
-    game: str
+    game: str  # in the QR code: an identifier without ';' or '=' (the arbiter's game id)
     round: int
     table: int
     player: str
+    title: str = ""  # printed in the header line instead of `game` when given (tournament, game name)
 
     def qr_text(self) -> str:
         return f"fluturas:v1;game={self.game};round={self.round};table={self.table}"
-
-
-def read_seating(path: Path) -> list[Prefill]:
-    """Seating list CSV with header game,round,table,player (one row per slip to print)."""
-    try:
-        with open(path, newline="", encoding="utf-8") as fh:
-            rows = list(csv.DictReader(fh))
-    except OSError as exc:
-        raise TemplateError(f"{path}: cannot read seating list ({exc.strerror})") from exc
-    out = []
-    for n, row in enumerate(rows, start=2):
-        try:
-            out.append(Prefill(row["game"].strip(), int(row["round"]), int(row["table"]), row["player"].strip()))
-        except (KeyError, ValueError, AttributeError) as exc:
-            raise TemplateError(f"{path}:{n}: expected columns game,round,table,player ({exc})") from exc
-    return out
 
 
 def aruco_bits(dictionary: str, marker_id: int) -> np.ndarray:
@@ -72,7 +69,9 @@ def qr_bits(text: str) -> np.ndarray:
     return np.array(qr.get_matrix(), dtype=bool)
 
 
-def _font() -> str:
+def label_font() -> str:
+    """The one registration of the label font (it has ș and ț; Helvetica does not), shared by
+    every PDF the project prints."""
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
@@ -93,9 +92,61 @@ def _grid(c, bits: np.ndarray, x_mm: float, y_mm: float, size_mm: float, page_h_
                        cell * MM + 0.05, cell * MM + 0.05, stroke=0, fill=1)
 
 
+def _label_room(t: Template, f: Field) -> float:
+    """Millimetres from the label's start to the next label on its line (or the slip's edge)."""
+    x0, y0 = f.boxes[0].x, f.boxes[0].y
+    after = [g.boxes[0].x for g in t.fields if g is not f and abs(g.boxes[0].y - y0) < 4 and g.boxes[0].x > x0]
+    return min(after, default=t.width_mm) - x0 - 1.0
+
+
+def _fit(text: str, font: str, room_mm: float, size: float, smallest: float) -> float:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    width_mm = stringWidth(text, font, size) * PT_MM
+    return size if width_mm <= room_mm else max(smallest, size * room_mm / width_mm)
+
+
+def _label(c, t: Template, f: Field, ox: float, y, font: str) -> None:
+    """A field's label above its first box; a single tick-box (a `mark`, e.g. VERIFICARE) near the
+    slip's edge has no room there, so its label goes under it, ending at the box's right edge."""
+    first = f.boxes[0]
+    if f.grammar.kind == "mark" and _fit(f.label, font, _label_room(t, f), LABEL_PT, LABEL_MIN_PT) < LABEL_PT:
+        c.setFont(font, LABEL_PT)
+        right = min(t.width_mm - 1.0, first.x + first.w + 6.0)
+        c.drawRightString((ox + right) * MM, y(first.y + first.h + LABEL_PT * PT_MM + 0.6), f.label)
+        return
+    size = _fit(f.label, font, _label_room(t, f), LABEL_PT, LABEL_MIN_PT)
+    if t.qr and t.qr.x < first.x + 20 and first.x < t.qr.x + t.qr.w and t.qr.y < first.y:  # keep off the QR code
+        cap_room = first.y - 0.8 - (t.qr.y + t.qr.h) - 0.4
+        size = max(LABEL_MIN_PT, min(size, cap_room / (CAP_HEIGHT * PT_MM)))
+    c.setFont(font, size)
+    c.drawString((ox + first.x) * MM, y(first.y - 0.8), f.label)
+
+
+def _joker_hint(c, f: Field, ox: float, y, font: str) -> None:
+    """One line under the joker tick-boxes says what they are for (besides circle and dot, §2)."""
+    left, right = f.ticks[0].x, f.ticks[-1].x + f.ticks[-1].w
+    size = _fit(JOKER_HINT, font, right - left, JOKER_PT, 5.0)
+    c.setFont(font, size)
+    c.drawCentredString((ox + (left + right) / 2) * MM, y(f.ticks[0].y + f.ticks[0].h + size * PT_MM + 0.3), JOKER_HINT)
+
+
+def _header(c, t: Template, ox: float, y, font: str, text: str) -> None:
+    """The pre-filled name line, shrunk (then cut with '…') so it never runs into the QR code."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    hx, hy = t.header
+    room = (t.qr.x if t.qr and t.qr.x > hx else t.width_mm) - hx - 1.0
+    size = _fit(text, font, room, HEADER_PT, 5.0)
+    while len(text) > 4 and stringWidth(text, font, size) * PT_MM > room:
+        text = text[:-2] + "…"
+    c.setFont(font, size)
+    c.drawString((ox + hx) * MM, y(hy), text)
+
+
 def draw_slip(c, t: Template, ox: float, oy: float, page_h: float, prefill: Prefill | None = None) -> None:
     """Draw one slip with its top-left corner at (ox, oy) mm from the page's top-left."""
-    font = _font()
+    font = label_font()
     red = tuple(v / 255 for v in t.box_rgb)
 
     def y(v: float) -> float:
@@ -110,18 +161,18 @@ def draw_slip(c, t: Template, ox: float, oy: float, page_h: float, prefill: Pref
     c.setLineWidth(0.8)
     c.setFont(font, 8)
     c.drawString((ox + 14) * MM, y(7.5), t.title)
-    c.setFont(font, 5.5)
     for f in t.fields:
-        c.drawString((ox + f.boxes[0].x) * MM, y(f.boxes[0].y - 0.8), f.label)
+        _label(c, t, f, ox, y, font)
         for b in f.boxes + f.ticks:
             c.rect((ox + b.x) * MM, y(b.y + b.h), b.w * MM, b.h * MM, stroke=1, fill=0)
+        if f.ticks:
+            _joker_hint(c, f, ox, y, font)
     if prefill is None:
         return
     c.setFillColorRGB(0, 0, 0)
     if t.header:
-        c.setFont(font, 6.5)
-        c.drawString((ox + t.header[0]) * MM, y(t.header[1]),
-                     f"{prefill.player} · masa {prefill.table} · tur {prefill.round} · {prefill.game}")
+        _header(c, t, ox, y, font, f"{prefill.player} · masa {prefill.table} · tur {prefill.round} · "
+                                   f"{prefill.title or prefill.game}")
     if t.qr:
         _grid(c, qr_bits(prefill.qr_text()), ox + t.qr.x, oy + t.qr.y, t.qr.w, page_h)
     c.setFont(font, 14)

@@ -14,14 +14,17 @@ from typing import Any
 
 from openpyxl import Workbook
 from openpyxl.comments import Comment
-from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.styles import PatternFill
 from openpyxl.utils import get_column_letter
 from sqlalchemy.orm import Session
 
-from ..exports import _finish, _sheet_review_log, gather
+from .. import sheetkit as kit
 from ..models import Decision, Game
+from ..reviewlog import review_sheet
+from ..sheetdata import gather
 
 FIRST_ROUND_COL = 3  # after Masa, Nume
+ROUNDS_PER_PAGE = 5  # printed: the moves of five rounds fit an A4 landscape width
 TAIL = ("Depuneri", "Penalizări", "Avertismente", "Disciplinar", "Total", "Loc")
 # One colour per kind of round cell, in the order that wins when several apply.
 FILLS = {
@@ -81,19 +84,17 @@ def write_anticipation_xlsx(session: Session, game: Game, path: Path) -> Path:
     book = Workbook()
     ws = book.active
     ws.title = "Anticipație"
-    ws["A1"] = f"{data.tournament.name} — {game.name} (anticipație, {game.variant}, reguli {game.rules})"
-    ws["A1"].font = Font(bold=True, size=13)
-    ws["A2"] = f"Listă de cuvinte: {game.wordlist_label or '-'} sha256 {game.wordlist_sha256 or '-'} · stare: {game.status}"
     headers = ["Masa", "Nume"]
     for r in data.rounds:
         headers += [f"T{r.number}", f"T{r.number} pct"]
-    ws.append(headers + list(TAIL))
-    header_row = ws.max_row
-    ws.append(["", "grupa"] + [x for r in data.rounds for x in (r.rack, None)] + [None] * len(TAIL))
-    for row in ws.iter_rows(min_row=header_row, max_row=header_row + 1):
-        for cell in row:
-            cell.font = Font(bold=True)
-            cell.alignment = Alignment(horizontal="center")
+    headers += list(TAIL)
+    kit.title_lines(ws, [f"{data.tournament.name} — {game.name} (anticipație, {game.variant}, reguli {game.rules})",
+                         f"{kit.state_label(game)} · listă de cuvinte: {game.wordlist_label or '-'} "
+                         f"sha256 {game.wordlist_sha256 or '-'}"], len(headers))
+    header_row = kit.append(ws, headers)
+    kit.append(ws, ["", "grupa"] + [x for r in data.rounds for x in (r.rack, None)])
+    kit.bold_row(ws, header_row)
+    kit.bold_row(ws, header_row + 1)
     for prow in data.rows:
         values: list[Any] = [prow.player.table_no, prow.player.name]
         cells = [round_cells(prow.cells.get(r.number)) for r in data.rounds]
@@ -104,39 +105,44 @@ def write_anticipation_xlsx(session: Session, game: Game, path: Path) -> Path:
         values += ([detail.get("moves_total"), detail.get("penalty_total"), detail.get("warning_cost"),
                     detail.get("disciplinary_deduction"), s.total, "elim." if s.eliminated else s.rank]
                    if s else [None] * len(TAIL))
-        ws.append(values)
-        r = ws.max_row
+        r = kit.append(ws, values)
+        if s is not None:
+            _total_formulas(ws, r, len(data.rounds))
         for i, c in enumerate(cells):
             cell = ws.cell(row=r, column=FIRST_ROUND_COL + 2 * i)
+            cell.alignment = kit.WRAP
             if c.kind:
                 cell.fill = PatternFill("solid", fgColor=FILLS[c.kind][0])
             if c.note:
                 cell.comment = Comment(c.note, "fluturas", width=360, height=160)
-    legend = ws.max_row + 2
-    for i, (colour, label) in enumerate(FILLS.values()):
-        ws.cell(row=legend + i, column=2, value=label).fill = PatternFill("solid", fgColor=colour)
+    kit.legend(ws, ws.max_row + 2, FILLS, span=max(len(headers) - 2, 4))
     ws.freeze_panes = ws.cell(row=header_row + 2, column=FIRST_ROUND_COL)
-    widths = [6, 26] + [24, 6] * len(data.rounds) + [9, 11, 12, 11, 7, 6]
-    for i, width in enumerate(widths, start=1):
-        ws.column_dimensions[get_column_letter(i)].width = width
-    ws.print_title_rows = f"{header_row}:{header_row + 1}"
-    ws.page_setup.orientation = "landscape"
-    ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
-    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    kit.widths(ws, [6, 26] + [24, 6] * len(data.rounds) + [9, 11, 12, 11, 7, 6])
+    kit.print_setup(ws, f"{header_row}:{header_row + 1}")
+    # 15 rounds of moves do not fit one A4 width legibly: five rounds a page, Masa and Nume on each
+    ws.page_setup.fitToWidth = max(1, -(-len(data.rounds) // ROUNDS_PER_PAGE))
+    ws.print_title_cols = "A:B"
     _sheet_groups(book, game)
-    _sheet_review_log(book, session, game)
-    book.save(path)
-    return path
+    review_sheet(book, session, game)
+    return kit.save_book(book, path)
+
+
+def _total_formulas(ws, r: int, rounds: int) -> None:
+    """A 6.4 as formulas: Depuneri = the round points (every move's score after cancellations),
+    Total = Depuneri − penalties (A 6.3) − warnings (A 6.2) − disciplinary; an arbiter who corrects
+    a round's points in the sheet sees both follow."""
+    col = {name: get_column_letter(FIRST_ROUND_COL + 2 * rounds + i) for i, name in enumerate(TAIL)}
+    points = ",".join(f"{get_column_letter(FIRST_ROUND_COL + 2 * i + 1)}{r}" for i in range(rounds))
+    kit.formula(ws, r, FIRST_ROUND_COL + 2 * rounds, f"=SUM({points})" if rounds else "=0")
+    kit.formula(ws, r, FIRST_ROUND_COL + 2 * rounds + TAIL.index("Total"),
+                f"={col['Depuneri']}{r}-N({col['Penalizări']}{r})-N({col['Avertismente']}{r})-N({col['Disciplinar']}{r})")
 
 
 def _sheet_groups(book: Workbook, game: Game) -> None:
     """The letters of the game: the 15 groups and which one each round played (A 5.2–5.3)."""
-    ws = book.create_sheet("Grupe")
-    ws.append(["Tur", "Grupa", "Litere"])
     groups, order = list(game.groups or []), list(game.group_order or [])
-    for number, g in enumerate(order, start=1):
-        ws.append([number, f"1 + {g}" if number == 1 else g,
-                   f"{groups[0]} + {groups[g - 1]}" if number == 1 else groups[g - 1]])
-    ws.append([])
-    ws.append(["", "Toate grupele", " ".join(f"{i}:{g}" for i, g in enumerate(groups, start=1))])
-    _finish(ws, [5, 10, 60])
+    rows: list[list[object]] = [[number, f"1 + {g}" if number == 1 else g,
+                                 f"{groups[0]} + {groups[g - 1]}" if number == 1 else groups[g - 1]]
+                                for number, g in enumerate(order, start=1)]
+    rows += [[], ["", "Toate grupele", " ".join(f"{i}:{g}" for i, g in enumerate(groups, start=1))]]
+    kit.simple_table(book, "Grupe", ["Tur", "Grupa", "Litere"], rows, [5, 14, 60], wrap=(3,))

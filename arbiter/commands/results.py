@@ -73,12 +73,9 @@ def results() -> None:
 
 
 def _write_exports(s, g, out: Path) -> list[Path]:
-    from arbiter.exports import gather, write_csv, write_html, write_xlsx
+    from arbiter.exports import write_exports
 
-    out.mkdir(parents=True, exist_ok=True)
-    stem = f"game{g.id}"
-    return [write_xlsx(s, g, out / f"{stem}.xlsx"), write_csv(gather(s, g), out / f"{stem}.csv"),
-            write_html(s, g, out / f"{stem}-results.html")]
+    return write_exports(s, g, out)
 
 
 def _print_ranking(s, g) -> None:
@@ -125,23 +122,21 @@ def results_final(force_reason, out, db, game_id, actor) -> None:
 
 
 @click.command()
-@click.option("--out", type=click.Path(path_type=Path), default=Path("out"), show_default=True)
-@click.option("--slips-round", type=int, help="Also the PDF of this round's slip images for the clubs (youth, D 5.3.8).")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("out"), show_default=True,
+              help="Folder for the files (made if missing; a file there is an error, exit 2).")
+@click.option("--slips", "album", is_flag=True,
+              help="Also the album of slip images for the clubs (youth, D 5.3.8): each player's own slip, round by round.")
+@click.option("--slips-round", type=int, help="The album of this round only.")
 @store_options
-def export(out, slips_round, db, game_id, actor) -> None:
-    """Write the arbitration sheet (.xlsx), the CSV and the HTML results page."""
-    from arbiter.games import get_game
-    from arbiter.slipbook import write_slip_pdf
+def export(out, album, slips_round, db, game_id, actor) -> None:
+    """Write the arbitration sheet (.xlsx), the CSV and the HTML results page (and the slip album)."""
+    from arbiter.exports import export_game
 
     with open_db(db).session() as s:
-        g = get_game(s, game_id)
-        files = _write_exports(s, g, out)
-        if slips_round is not None:
-            pdf = out / f"game{g.id}-round{slips_round}-slips.pdf"
-            for source in write_slip_pdf(s, g, slips_round, pdf):
-                click.echo(f"image missing: {source}", err=True)
-            files.append(pdf)
-    for f in files:
+        done = export_game(s, game_id, out, album or slips_round is not None, slips_round)
+    for source in done.missing_images:
+        click.echo(f"image missing: {source}", err=True)
+    for f in done.files:
         click.echo(str(f))
 
 

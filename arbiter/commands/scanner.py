@@ -69,20 +69,30 @@ def template_check(files: tuple[Path, ...]) -> None:
 
 
 @template.command("print")
-@click.argument("name", default="duplicat")
+@click.argument("name", required=False, default=None)
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--count", type=int, default=0, help="Blank slips (default: one full sheet).")
-@click.option("--seating", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
-              help="CSV game,round,table,player: one pre-filled slip with QR code per row.")
-def template_print(name: str, out: Path, count: int, seating: Path | None) -> None:
-    """Printable A4 PDF of slips (template id, stem or file), with cutting marks."""
-    from scanner.printing import read_seating, render_sheets
-    from scanner.template import load_template
+@click.option("--game", "game_id", type=int, default=None,
+              help="Pre-fill from this stored game's seating (with --rounds): one slip per player per round.")
+@click.option("--rounds", "rounds_text", default=None, help="Rounds to pre-fill, e.g. 1-15 or 1-5,8.")
+@click.option("--db", envvar="FLUTURAS_DB", default="fluturas.db", show_default=True,
+              help="The tournament store (with --game / --rounds).")
+def template_print(name: str | None, out: Path, count: int, game_id: int | None, rounds_text: str | None,
+                   db: str) -> None:
+    """Printable A4 PDF of slips (template id, stem or file), with cutting marks; with --rounds,
+    pre-filled (TUR, MASA, name, QR code) from the stored seating of the game (default: the newest)."""
+    if rounds_text is None and game_id is None:
+        from scanner.printing import render_sheets
+        from scanner.template import load_template
 
-    t = load_template(name)
-    prefills = read_seating(seating) if seating else None
-    pages = render_sheets(t, out, count, prefills)
-    click.echo(f"{out}: {pages} page(s) of {t.id}")
+        t = load_template(name or "duplicat")
+        pages = render_sheets(t, out, count)
+        click.echo(f"{out}: {pages} page(s) of {t.id}")
+        return
+    from arbiter.prefill import print_slip_set
+
+    slips, pages, form = print_slip_set(db, game_id, rounds_text or "1", out, name)
+    click.echo(f"{out}: {slips} pre-filled slips on {pages} page(s) of {form}")
 
 
 @click.group()

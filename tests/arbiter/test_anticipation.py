@@ -17,6 +17,7 @@ from arbiter.audit import entries
 from arbiter.models import Decision, Game, Round
 from arbiter.store import open_store
 from cli import main
+from tests.arbiter.sheets import sheet_values
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "samples" / "anticipation" / "small.json"
@@ -53,8 +54,7 @@ def _open_sample_game(db: Path, case: dict, words: Path, seats: Path, name: str)
 
 
 def _sheet_rows(path: Path) -> tuple[list, dict[int, dict[str, object]]]:
-    ws = openpyxl.load_workbook(path)["Anticipație"]
-    rows = list(ws.iter_rows(values_only=True))
+    rows = sheet_values(path, "Anticipație")  # Depuneri and Total are formulas: as LibreOffice computes them
     header_at = next(i for i, r in enumerate(rows) if r and r[0] == "Masa")
     headers = rows[header_at]
     by_table = {r[0]: dict(zip(headers, r)) for r in rows[header_at + 2:] if isinstance(r[0], int)}

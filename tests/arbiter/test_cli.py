@@ -16,6 +16,7 @@ from arbiter.games import get_game
 from arbiter.judging import build_case
 from arbiter.store import open_store
 from cli import main
+from tests.arbiter.sheets import sheet_totals  # the sheet recalculated by LibreOffice: its totals are formulas
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
@@ -37,12 +38,6 @@ def judge_totals(db: Path) -> dict[int, int]:
     done = subprocess.run([sys.executable, str(ROOT / "cli.py"), "judge", str(path), "--json"],
                           capture_output=True, text=True, check=True)
     return {t["table"]: t["total"] for t in json.loads(done.stdout)["tables"]}
-
-
-def sheet_totals(path: Path) -> dict[int, int]:
-    ws = load_workbook(path)["Arbitraj"]
-    header = [c.value for c in ws[3]]
-    return {r[0].value: r[header.index("Total")].value for r in ws.iter_rows(min_row=5) if isinstance(r[0].value, int)}
 
 
 def test_round_loop_end_to_end(tmp_path):

@@ -23,13 +23,14 @@ from arbiter.readings import parse_reading, read_readings_file
 from arbiter.results import add_appeal, add_sanction, parse_deadline, publish, ranking
 
 from .helpers import ARBITER, judge_output, make_game, reading, write_jsonl
+from .sheets import sheet_totals
 
 POINTS = {1: [26, 0], 2: [26, 20], 3: [10, 30]}
 NOW = datetime(2026, 11, 22, 17, 0, tzinfo=timezone.utc)
 
 
-def two_rounds(store, tmp_path):
-    game_id = make_game(store, tmp_path)
+def two_rounds(store, tmp_path, tables: int = 3):
+    game_id = make_game(store, tmp_path, tables=tables)
     with store.session() as s:
         game = get_game(s, game_id)
         get_round(s, game, 1).status = "closed"
@@ -90,13 +91,13 @@ def test_xlsx_csv_html_read_back(store, tmp_path):
         write_xlsx(s, game, tmp_path / "a.xlsx")
         write_csv(gather(s, game), tmp_path / "a.csv")
     book = load_workbook(tmp_path / "a.xlsx")
-    assert book.sheetnames == ["Arbitraj", "Jurnal", "Revizuire"]
+    assert book.sheetnames == ["Arbitraj", "Pe mese", "Jurnal", "Revizuire"]  # issue 16: a sheet by table
     ws = book["Arbitraj"]
     header = [c.value for c in ws[3]]
     assert header[:5] == ["Masa", "Nume", "Club", "T1", "T2"] and header[-3:] == ["Total", "% top", "Loc"]
     assert [c.value for c in ws[4]][3:5] == [26, 6]  # TOP row: H4 MODEL 26, 5F AMOr 6
     rows = {r[0].value: r for r in ws.iter_rows(min_row=5, max_row=7)}
-    assert [rows[t][header.index("Total")].value for t in (1, 2, 3)] == [26, 46, 40]
+    assert sheet_totals(tmp_path / "a.xlsx") == {1: 26, 2: 46, 3: 40}  # formulas, recalculated by LibreOffice
     assert [rows[t][header.index("Loc")].value for t in (1, 2, 3)] == [3, 1, 2]
     zero = rows[1][header.index("T2")]
     assert zero.fill.fgColor.rgb.endswith(FILLS["zero"][0]) and "incorrect" in zero.comment.text
@@ -158,11 +159,12 @@ def test_reading_appeal_goes_to_the_judge_and_marks_the_decision(store, tmp_path
         assert [e.action for e in entries(s, game_id, "appeal.upheld")] == ["appeal.upheld"]
 
 
-def test_slip_pdf_for_the_clubs(store, tmp_path):
+def test_slip_album_lists_missing_images(store, tmp_path):
+    """Issue 16: one page per player per round (D 5.3.8); a scan not on disk is listed."""
     import pypdfium2
     from PIL import Image
 
-    from arbiter.slipbook import write_slip_pdf
+    from arbiter.slipbook import write_slip_album
 
     game_id = make_game(store, tmp_path, tables=8)
     (tmp_path / "scans").mkdir()
@@ -173,9 +175,11 @@ def test_slip_pdf_for_the_clubs(store, tmp_path):
     for r in read_readings_file(pile, 0.9):
         file_reading(store, game_id, 1, r, ARBITER, lambda o, n: "new")
     with store.session() as s:
-        missing = write_slip_pdf(s, get_game(s, game_id), 1, tmp_path / "r1.pdf")
-    assert missing == ["scans/t8.png"]
+        album = write_slip_album(s, get_game(s, game_id), tmp_path / "r1.pdf", 1)
+    assert album.missing == ["scans/t8.png"]
     pdf = pypdfium2.PdfDocument(str(tmp_path / "r1.pdf"))
-    assert len(pdf) == 2  # 8 slips, six to a page
+    assert len(pdf) == album.pages == 8  # 8 players × 1 round
     text = pdf[0].get_textpage().get_text_range()
-    assert "Masa 1 — Jucător 1 (CS Test)" in text
+    assert "Masa 1 — Jucător 1 — CS Test" in text and "fără contur scanat" in text
+    assert "imaginea fluturașului lipsește: scans/t8.png" in pdf[7].get_textpage().get_text_range()
+    pdf.close()
