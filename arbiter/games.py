@@ -184,9 +184,20 @@ def board_before(session: Session, game: Game, number: int, pack: RulePack | Non
             break
         if not earlier.continuation:
             raise WorkflowError(f"round {earlier.number} has no continuation move yet")
-        placed = _place(board, earlier.continuation, pack, earlier.number)
-        apply_placement(board, placed)
+        for placed in continuation_moves(board, earlier.continuation, pack, earlier.number):
+            apply_placement(board, placed)
     return board
+
+
+def continuation_moves(board: Board, text: str, pack: RulePack, number: int) -> list[Placement]:
+    """The continuation's moves, each placed on the board the one before leaves (a tactic round
+    has two: 'H4 MODEL; 8D CASA', D 8.6). The board itself is not changed."""
+    work, out = board.copy(), []
+    for part in text.split(";"):
+        placed = _place(work, part.strip(), pack, number)
+        apply_placement(work, placed)
+        out.append(placed)
+    return out
 
 
 def _place(board: Board, text: str, pack: RulePack, number: int) -> Placement:

@@ -238,4 +238,19 @@ def round_close(number, db, game_id, actor) -> None:
         click.echo(line)
 
 
-COMMANDS = [round_]
+@click.command("status")
+@click.option("--round", "number", type=int, help="Round (default: the newest).")
+@store_options
+def status(number, db, game_id, actor) -> None:
+    """Where the game stands: the round, its group and top, the slips filed / decided / in review /
+    without a table / missing, and the board as text."""
+    from arbiter.games import get_game
+    from arbiter.status import game_status
+
+    with open_db(db).session() as s:
+        lines = game_status(s, get_game(s, game_id), number).lines()
+    for line in lines:
+        click.echo(line)
+
+
+COMMANDS = [round_, status]
