@@ -24,8 +24,8 @@ from .models import Game, Player, Round, Tournament
 from .seating import Seat
 
 VARIANTS = ("classic", "completiv", "super_joker", "eliptic", "metagrama", "top", "tactic")  # docs/judge.md
-# docs/anticipation.md; the blind variant (A 8.4) needs each player's own groups, not stored yet
-ANTICIPATION_VARIANTS = ("classic", "avocalic", "scrabble_endurance", "scrabble_total")
+# docs/anticipation.md; blind (A 8.4): each player's own groups (`round groups --table N`)
+ANTICIPATION_VARIANTS = ("classic", "avocalic", "scrabble_endurance", "scrabble_total", "blind")
 KINDS = ("duplicate", "anticipation")
 CATEGORIES = ("senior", "youth")
 

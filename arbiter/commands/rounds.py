@@ -73,19 +73,25 @@ def round_set_top(move, number, db, game_id, actor) -> None:
 @round_.command("groups")
 @click.option("--draw", "draw", is_flag=True, help="Draw the 15 groups from the game's seed (A 5.2.d–e).")
 @click.option("--set", "entered", help="The arbiter's 15 groups, comma-separated, group 1 first ('?' = joker).")
+@click.option("--table", type=int, help="Blind variant (A 8.4): the groups this table's player composed (with --set).")
 @click.option("--reason", help="Why (kept in the audit log).")
 @store_options
-def round_groups(draw, entered, reason, db, game_id, actor) -> None:
-    """Anticipation: set the game's 15 groups, drawn or entered (RULES.md §7, A 5.2)."""
-    from arbiter.anticipation.letters import set_groups
+def round_groups(draw, entered, table, reason, db, game_id, actor) -> None:
+    """Anticipation: set the game's 15 groups, drawn or entered (RULES.md §7, A 5.2); in a blind
+    game, each player's own (A 8.4)."""
+    from arbiter.anticipation.letters import set_groups, set_player_groups
     from arbiter.errors import WorkflowError
     from arbiter.games import get_game
 
-    if draw == (entered is not None):
-        raise WorkflowError("choose --draw or --set GROUPS")
+    if draw == (entered is not None) or (table is not None and draw):
+        raise WorkflowError("choose --draw or --set GROUPS (--table N takes --set)")
     texts = None if draw else [t.strip() for t in entered.split(",")]
     with open_db(db).session() as s:
-        done = set_groups(s, get_game(s, game_id), actor, texts, reason)
+        g = get_game(s, game_id)
+        if table is not None:
+            done = set_player_groups(s, g, table, texts, actor, reason)
+        else:
+            done = set_groups(s, g, actor, texts, reason)
     for number, letters in enumerate(done.groups, start=1):
         click.echo(f"group {number:>2}: {letters}")
     for note in done.notes:

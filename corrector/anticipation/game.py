@@ -83,6 +83,7 @@ class AnticipationGame:
     slips: tuple[AnticipationSlip, ...]
     player_groups: Mapping[int, GroupSet] = field(default_factory=dict)
     disciplinary: tuple[tuple[int, int], ...] = ()  # (table, round)
+    cheating: Mapping[int, int] = field(default_factory=dict)  # table -> round eliminated (D 7.1.3)
 
     @property
     def rounds(self) -> int:

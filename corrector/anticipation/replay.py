@@ -133,7 +133,8 @@ def replay_player(game: AnticipationGame, player: Player) -> PlayerResult:
     slips = game.slips_of(player.table)
     stock = vowel_stock(groups, pack) if game.variant is Variant.AVOCALIC else Counter()
     state = _PlayerState(game, pack, groups, [], stock)
-    disc = disciplinary([rnd for table, rnd in game.disciplinary if table == player.table], pack.sanctions)
+    disc = disciplinary([rnd for table, rnd in game.disciplinary if table == player.table], pack.sanctions,
+                        game.cheating.get(player.table))  # D 7.1.3: eliminated at once
     result = PlayerResult(player.table, player.name, [], disciplinary=disc)
     for rnd in range(1, game.rounds + 1):
         numbers = game.round_groups(rnd)
