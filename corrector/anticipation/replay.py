@@ -105,6 +105,17 @@ def _play_slip(aslip: AnticipationSlip, rnd: int, numbers: tuple[int, ...], stat
     return out
 
 
+def _expected_total(moves: Sequence[MoveRuling], aslip: AnticipationSlip) -> int:
+    """The round total a player who added up right writes (A 5.3, A 6.2.d: "greșeala de calcul"
+    of the total): each legal move's true score, and an incorrect move's score as the slip declares
+    it. **Decision:** an incorrect move has no score to miscalculate (A 6.1: it scores 0, and its
+    declared score earns no warning, as in duplicate and for a single move); the total is checked
+    for the player's own addition only, so it is not warned for the incorrect move a second time."""
+    written = aslip.slip.moves
+    return sum(m.decision.score if m.decision.legal else (written[m.slot - 1].score or 0)
+               if m.slot <= len(written) else 0 for m in moves)
+
+
 def _slip_warnings(moves: Sequence[MoveRuling], aslip: AnticipationSlip, rnd: int,
                    pack: RulePack) -> tuple[tuple[WarningKind, ...], tuple[WarningKind, ...]]:
     """(counted, waived). A 6.2: one warning per slip — over both moves of round 1 and the round
@@ -112,7 +123,7 @@ def _slip_warnings(moves: Sequence[MoveRuling], aslip: AnticipationSlip, rnd: in
     `one_warning_per_slip_multi_move` policy is off, when each move and the total count."""
     legal = [m for m in moves if m.decision.legal]
     per_move = [tuple(w for w in (m.decision.warning, *m.decision.waived) if w) for m in legal]
-    total_wrong = bool(legal) and rnd == 1 and aslip.slip.total != sum(m.decision.score for m in legal)
+    total_wrong = bool(legal) and rnd == 1 and aslip.slip.total != _expected_total(moves, aslip)
     found = {w for ws in per_move for w in ws} | ({WarningKind.SCORE_WRONG} if total_wrong else set())
     ordered = tuple(w for w in _WARNING_ORDER if w in found)
     if pack.policies.one_warning_per_slip_multi_move:
