@@ -232,7 +232,7 @@ def write_html(session: Session, game: Game, path: Path) -> Path:
 <style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}
 td,th{{border:1px solid #999;padding:.2em .6em}}.n{{text-align:right}}.deadline{{font-size:1.2em;color:#a00}}</style>
 </head><body><h1>{html.escape(title)}</h1>{deadline}
-<p>Top: {game.top_total if game.top_total is not None else '-'} puncte · {len(data.rounds)} tururi</p>
+<p>{"Cel mai bun total (anticipație: fiecare pe tabla proprie, % din el)" if game.kind == "anticipation" else "Top"}: {game.top_total if game.top_total is not None else '-'} puncte · {len(data.rounds)} tururi</p>
 <table><thead><tr><th>Loc</th><th>Masa</th><th>Nume</th><th>Total</th><th>% top</th></tr></thead>
 <tbody>
 {chr(10).join(body)}

@@ -36,7 +36,7 @@ SOURCE = "corrector.anticipation"
 ANTICIPATION_APPEAL_KINDS = ("reading",)
 SLIP_FIELDS = ("position", "word", "jokers", "score", "moves", "total", "cancel_round", "verify", "verify_words")
 DECISION_FIELDS = ("status", "score", "credited", "warning", "penalty", "articles", "explanation", "flags", "moves")
-STANDING_FIELDS = ("total", "warnings", "penalties", "disciplinary", "eliminated", "rank", "detail")
+STANDING_FIELDS = ("total", "warnings", "penalties", "disciplinary", "eliminated", "rank", "detail", "percent_of_top")
 
 
 def build_input(session: Session, game: Game, through_round: int | None = None) -> tuple[dict[str, Any], int]:
@@ -139,9 +139,22 @@ def _round_fields(ruling: RoundRuling, slip: dict[str, Any] | None) -> dict[str,
             "flags": sorted({f for m in moves for f in m["flags"]}), "moves": moves}
 
 
-def _standing_fields(player: PlayerResult) -> dict[str, Any]:
+def anticipation_top(result: AnticipationResult) -> int | None:
+    """The "top" an anticipation result is measured against: the best total of a ranked player.
+    **Decision:** RULES.md §4's "% of the game's top total" is the sum of a shared board's tops;
+    an anticipation game has no shared board (each player builds an own, RULES.md §7) and A 6.6
+    ranks by total, so the results show each total as a share of the best total."""
+    totals = [p.total for p in result.players if not p.eliminated]
+    return max(totals) if totals else None
+
+
+def percent_of(total: int, top: int | None) -> float | None:
+    return round(100.0 * total / top, 2) if top else None
+
+
+def _standing_fields(player: PlayerResult, top: int | None) -> dict[str, Any]:
     data = player.to_json()
-    return {"total": player.total, "warnings": len(player.warning_charges),
+    return {"total": player.total, "percent_of_top": None if player.eliminated else percent_of(player.total, top), "warnings": len(player.warning_charges),
             "penalties": sum(1 for m in player.moves if m.penalty_points), "disciplinary": data["disciplinary_deduction"],
             "eliminated": player.eliminated, "rank": player.rank,
             "detail": {k: data[k] for k in ("moves_total", "penalty_total", "warning_cost", "disciplinary_deduction",
@@ -156,6 +169,11 @@ def store_result(session: Session, game: Game, result: AnticipationResult, actor
     by_number = {r.number: r for r in rounds(session, game)}
     counts = {"changed": 0, "unchanged": 0, "flagged": 0}
     appealed = appealed_rounds(session, game)
+    top = anticipation_top(result)
+    if game.top_total != top:
+        record(session, actor, Change("game.top_total", "game", game.id, before={"top_total": game.top_total},
+                                      after={"top_total": top}, reason="the best total (anticipation)"), game.id)
+        game.top_total = top
     for player in result.players:
         for ruling in player.rounds:
             rnd = by_number.get(ruling.round)
@@ -178,7 +196,7 @@ def store_result(session: Session, game: Game, result: AnticipationResult, actor
         if row is None:
             row = Standing(game_id=game.id, table_no=player.table)
             session.add(row)
-        new = _standing_fields(player)
+        new = _standing_fields(player, top)
         before = upsert_fields(row, new, STANDING_FIELDS)
         if before is not None:
             record(session, actor, Change("standing.set", "standing", player.table, before=before or None, after=new,

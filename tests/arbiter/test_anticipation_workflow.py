@@ -64,6 +64,10 @@ def test_anticipation_to_final_results_with_an_appeal_and_an_elimination(tmp_pat
         t: (p["total"], p["eliminated_in"] is not None, p["rank"]) for t, p in expected.items()}
     assert after[1].total != before[1].total  # the appeal changed the correction
     assert after[2].eliminated and not before[2].eliminated
+    # the results speak of anticipation: each total as a share of the best one (no shared top)
+    assert (after[1].percent_of_top, after[2].percent_of_top) == (100.0, None)
+    page = (tmp_path / "out" / "game1-results.html").read_text(encoding="utf-8")
+    assert "Cel mai bun total (anticipație" in page and f"{after[1].total} puncte" in page and "100.00%" in page
     with open_store(db).session() as s:
         appealed = s.scalars(select(Decision).where(Decision.on_appeal.is_(True))).all()
         assert [d.table_no for d in appealed] == [1]
