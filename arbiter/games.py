@@ -147,8 +147,11 @@ def set_rack(session: Session, game: Game, rack: str, actor: str, number: int | 
     """Enter the group of a round (the physical bag, D 5.3.1–5.3.2). A new round follows the
     last closed one; changing the group of a round already corrected is refused."""
     pack = load_pack(game.rules)
+    parts = rack.split("/")  # tactic (D 8.6): two groups, 'ABCDEFG/HIJKLMN'
+    if len(parts) > (2 if game.variant == "tactic" else 1):
+        raise WorkflowError(f"group {rack!r}: a {game.variant} round has {2 if game.variant == 'tactic' else 1} group(s)")
     try:
-        letters = pack.tiles.parse_rack(rack)
+        letters = "/".join("".join(pack.tiles.parse_rack(part)) for part in parts)
     except NotationError as exc:
         raise WorkflowError(f"group {rack!r}: {exc}") from exc
     if number is None:
@@ -214,19 +217,26 @@ def _place(board: Board, text: str, pack: RulePack, number: int) -> Placement:
 
 
 def set_continuation(session: Session, game: Game, rnd: Round, text: str, actor: str,
-                     equal_tops: list[str] | None = None, notices: list[str] | None = None) -> Placement:
+                     equal_tops: list[str] | None = None, notices: list[str] | None = None) -> int:
     """Record the continuation move (D 5.3.7), scored by the one scorer on the round's board
-    and checked against the group."""
+    and checked against the group; a tactic round's two moves (D 8.6) by `tops.tactic_continuation`.
+    Returns its score."""
     pack = load_pack(game.rules)
-    placed = _place(board_before(session, game, rnd.number, pack), text, pack, rnd.number)
-    leave = take_from_rack(pack.tiles.parse_rack(rnd.rack), [t for _r, _c, t in placed.new_tiles])
-    if isinstance(leave, Violation):
-        raise WorkflowError(f"round {rnd.number}: continuation {text!r}: {leave.message()}")
+    if game.variant == "tactic":
+        from .tops import tactic_continuation
+
+        score = tactic_continuation(session, game, rnd, text).score
+    else:
+        placed = _place(board_before(session, game, rnd.number, pack), text, pack, rnd.number)
+        leave = take_from_rack(pack.tiles.parse_rack(rnd.rack), [t for _r, _c, t in placed.new_tiles])
+        if isinstance(leave, Violation):
+            raise WorkflowError(f"round {rnd.number}: continuation {text!r}: {leave.message()}")
+        score = placed.score
     before = {"continuation": rnd.continuation, "top_score": rnd.top_score}
-    rnd.continuation, rnd.top_score = text, placed.score
+    rnd.continuation, rnd.top_score = text, score
     rnd.equal_tops = list(equal_tops or [])
     rnd.notices = list(notices or [])
     record(session, actor, Change("round.continuation", "round", rnd.number, before=before,
-                                  after={"continuation": text, "top_score": placed.score,
+                                  after={"continuation": text, "top_score": score,
                                          "equal_tops": rnd.equal_tops}), game.id)
-    return placed
+    return score

@@ -75,12 +75,14 @@ def parse_anticipation_record(record: Any, where: str, threshold: float, base: P
 
 
 def parse_anticipation_scan(record: dict[str, Any], where: str, threshold: float,
-                            base: Path | None = None) -> AnticipationReading:
+                            base: Path | None = None, template: str = TEMPLATE,
+                            kind: str = "anticipation") -> AnticipationReading:
     """A scanner record of the anticipation slip → reading, each unsure field named in `unsure`
-    (TUR and MASA as `round` and `table`, the rest by the template's field names)."""
+    (TUR and MASA as `round` and `table`, the rest by the template's field names). The tactic slip
+    (`tactic-v1`, D 8.6) has the same two moves and total and is read here too (`template`)."""
     if record.get("error"):
         raise ReadingError(f"{where}: {record.get('source', 'the file')} could not be read: {record['error']}")
-    check_template(record, where, TEMPLATE, "anticipation")
+    check_template(record, where, template, kind)
     fields = {str(k).lower(): v for k, v in record["fields"].items()}
     unsure: list[str] = []
     confidences: list[float] = []
@@ -123,6 +125,14 @@ def parse_anticipation_scan(record: dict[str, Any], where: str, threshold: float
                                sha256=content_hash(record, base), values=values, jokers=(),
                                confidence=min(confidences) if confidences else None,
                                unsure=tuple(dict.fromkeys(unsure)), raw=record, slip=slip)
+
+
+def parse_tactic_record(record: Any, where: str, threshold: float, base: Path | None = None) -> AnticipationReading:
+    """A tactic slip (D 8.6): the scanner's `tactic-v1` record, or a typed one (`table`, `round`,
+    `moves`, `total`, checked against the same slip schema)."""
+    if isinstance(record, dict) and isinstance(record.get("fields"), dict):
+        return parse_anticipation_scan(record, where, threshold, base, "tactic", "tactic")
+    return parse_anticipation_reading(record, where, threshold, base)
 
 
 def _blank(item: Any) -> bool:

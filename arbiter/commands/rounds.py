@@ -159,7 +159,12 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
         click.echo(f"new slip: {new.source} ({new.values.get('position')} {new.values.get('word')} {new.values.get('score')})")
         return click.prompt("keep which", type=click.Choice(["old", "new"]))
 
-    readings = list(collect_readings(paths, threshold, reader))
+    if g.variant == "tactic":  # D 8.6: the two-move slip
+        from arbiter.anticipation.slips import parse_tactic_record
+
+        readings = list(collect_readings(paths, threshold, reader, parse_tactic_record))
+    else:
+        readings = list(collect_readings(paths, threshold, reader))
     counts: dict[str, int] = {}
     queued = []
     with click.progressbar(readings, label=f"round {rno}: filing slips", file=sys.stderr) as bar:

@@ -25,7 +25,7 @@ from corrector.game.continuation import Candidate, Preference, _balance_gap, _na
 from corrector.game.variants import ContinuationRules, EndRules, RackUse, Variant, use_rack
 from corrector.placement import Placement, apply_placement, place_move
 from corrector.rulepack import RulePack
-from corrector.tiles import JOKER
+from corrector.tiles import JOKER, Tile
 
 
 @dataclass(frozen=True)
@@ -72,23 +72,91 @@ def _candidates(board: Board, group: Sequence[str], variant: Variant, pack: Rule
     plays = (top_moves if best_only else generate_moves)(board, list(group), pack, lexicon)
     seen: dict[frozenset, Candidate] = {}
     for play in plays:
-        placed = place_move(board, play.move, pack)
-        if not isinstance(placed, Placement) or placed.score != play.score:
-            raise GameError(f"the move generator's move {play} does not score {play.score} by the scorer: {placed}")
-        use = use_rack(variant, group, {}, (t for _, _, t in placed.new_tiles))
-        if not isinstance(use, RackUse):
-            raise GameError(f"the move generator's move {play} does not fit the group: {use}")
-        cand = Candidate(placed, use)
+        cand = _placed(board, play, group, variant, pack)
         seen.setdefault(cand.deposit, cand)
     return sorted(seen.values(), key=lambda c: (-c.score, _natural_order(c)))
 
 
-def _second_best(board: Board, first: Candidate, second_group: Sequence[str], pack: RulePack, lexicon: Any) -> int | None:
-    """The best score of the second group on the board after `first` (None: no move)."""
+@dataclass(frozen=True)
+class _First:
+    """A first move as the generator's record: its score, the tiles it lays, and the record."""
+
+    score: int
+    deposit: frozenset
+    record: tuple
+
+
+def _first_moves(board: Board, group: Sequence[str], pack: RulePack, lexicon: Any) -> list[_First]:
+    """Every first move, one per deposit (a single tile read across and down is one move), best
+    first. Records only: the moves themselves are built for the pairs that reach the top."""
+    from corrector.words.movegen import generate_records, sort_records
+
+    alphabet = lexicon.alphabet
+    out: dict[frozenset, _First] = {}
+    for rec in sort_records(generate_records(board, list(group), pack, lexicon)).tolist():
+        score, row, col, horizontal, length, letters, _placed, new_mask, joker_mask = rec
+        dr, dc = (0, 1) if horizontal else (1, 0)
+        deposit = frozenset((row + dr * i, col + dc * i, alphabet[letters[i]], bool(joker_mask >> i & 1))
+                            for i in range(length) if new_mask >> i & 1)
+        out.setdefault(deposit, _First(score, deposit, tuple(rec)))
+    return list(out.values())
+
+
+class _SecondScores:
+    """The best score of the second group on the board after each first move. The generator's
+    arguments (premiums, values, the word list's arrays) are built once a round; only the squares
+    the first move fills change from one call to the next (the compiled generator; the Python twin
+    goes through `generate_records`)."""
+
+    def __init__(self, board: Board, group: Sequence[str], pack: RulePack, lexicon: Any) -> None:
+        from corrector.rulepack import SIZE
+        from corrector.words import movegen
+
+        self.board, self.group, self.pack, self.lexicon, self.size = board, list(group), pack, lexicon, SIZE
+        self.compiled = movegen._compiled
+        self.args = movegen._arguments(board, self.group, pack, lexicon) if self.compiled is not None else None
+        self.index = lexicon.index
+
+    def best(self, deposit: frozenset) -> int | None:
+        if self.args is None:
+            scores = _scores(_board_after(self.board, deposit), self.group, self.pack, self.lexicon)
+        else:
+            from corrector.words.movegen import RECORD
+
+            args = list(self.args)
+            cells, jokers = args[5].copy(), args[6].copy()
+            for r, c, letter, joker in deposit:
+                cells[r * self.size + c] = self.index[letter]
+                jokers[r * self.size + c] = joker
+            args[5], args[6] = cells, jokers
+            scores = np.frombuffer(self.compiled.generate(*args), dtype=RECORD)["score"]
+        return int(scores.max()) if scores.size else None
+
+
+def _board_after(board: Board, deposit: frozenset) -> Board:
     after = board.copy()
-    apply_placement(after, first.placement)
-    scores = _scores(after, second_group, pack, lexicon)
-    return int(scores.max()) if scores.size else None
+    for r, c, letter, joker in deposit:
+        after[r, c] = Tile(letter, joker)
+    return after
+
+
+def _candidate(board: Board, first: _First, group: Sequence[str], variant: Variant, pack: RulePack,
+               lexicon: Any) -> Candidate:
+    """The first move as a Candidate, placed by the one scorer (it must agree with the generator)."""
+    from corrector.words.movegen import _Materialiser
+
+    return _placed(board, _Materialiser(board, list(group), lexicon).play(*first.record), group, variant, pack)
+
+
+def _placed(board: Board, play: Any, group: Sequence[str], variant: Variant, pack: RulePack) -> Candidate:
+    """A generated move placed by the one scorer; it must agree with the generator and the group."""
+    placed = place_move(board, play.move, pack)
+    if not isinstance(placed, Placement) or placed.score != play.score:
+        raise GameError(f"the move generator's move {play} does not score {play.score} by the scorer: {placed}")
+    use = use_rack(variant, group, {}, (t for _, _, t in placed.new_tiles))
+    if not isinstance(use, RackUse):
+        raise GameError(f"the move generator's move {play} does not fit the group: {use}")
+    return Candidate(placed, use)
 
 
 def find_tactic_tops(board: Board, groups: Sequence[Sequence[str]], variant: Variant, pack: RulePack,
@@ -100,25 +168,27 @@ def find_tactic_tops(board: Board, groups: Sequence[Sequence[str]], variant: Var
         return [TacticTop(c, None, 0) for c in _candidates(board, groups[0], variant, pack, lexicon, best_only=True)]
     if len(groups) != 2:
         raise GameError("a tactic round has two groups (D 8.6)")
-    found: list[tuple[int, Candidate, int]] = []  # (first group, first move, best second score)
+    found: list[tuple[int, _First, int]] = []  # (first group, first move, best second score)
     best = -1
     for a, b in ((0, 1), (1, 0)):
-        for first in _candidates(board, groups[a], variant, pack, lexicon):
-            second = _second_best(board, first, groups[b], pack, lexicon)
+        seconds = _SecondScores(board, groups[b], pack, lexicon)
+        for first in _first_moves(board, groups[a], pack, lexicon):
+            second = seconds.best(first.deposit)
             if second is None:
                 continue
             total = first.score + second
             if total >= best:
                 best = total
-                found.append((a, first, second))
+                found.append((a, first, total))
     pairs: list[TacticTop] = []
-    for a, first, second in found:
-        if first.score + second != best:
+    for a, first, total in found:
+        if total != best:
             continue
+        move = _candidate(board, first, groups[a], variant, pack, lexicon)
         after = board.copy()
-        apply_placement(after, first.placement)
+        apply_placement(after, move.placement)
         for cand in _candidates(after, groups[1 - a], variant, pack, lexicon, best_only=True):
-            pairs.append(TacticTop(first, cand, a))
+            pairs.append(TacticTop(move, cand, a))
     if not pairs:  # no pair at all: the best single move of either group
         singles = [TacticTop(c, None, i) for i, g in enumerate(groups)
                    for c in _candidates(board, g, variant, pack, lexicon, best_only=True)]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from corrector.board import Board
@@ -101,40 +102,9 @@ class TacticGameMaster(MasterState):
         return self._tops
 
     def parse_continuation(self, text: str) -> TacticTop:
-        """`H4 MODEL; 8D CASA` (the moves in the order played; one move when only one is played):
-        each move must be legal on the board the moves before it leave, with a group of its own."""
+        """`H4 MODEL; 8D CASA`: see `parse_tactic_continuation`."""
         setup = self._current()
-        moves = [part.split() for part in text.split(";") if part.strip()]
-        if not 1 <= len(moves) <= len(setup.groups) or any(len(m) != 2 for m in moves):
-            raise NotationError(f"continuation {text!r}: expected 'H4 MODEL; 8D CASA' (one move per group)")
-        parsed = [Move(parse_frs(pos), self.pack.tiles.parse_word(word)) for pos, word in moves]
-        orders = [(0, 1), (1, 0)] if len(setup.groups) == 2 else [(0,)]
-        problem = ""
-        for order in orders:
-            board = self.board.copy()
-            placed: list[Candidate] = []
-            for move, index in zip(parsed, order):
-                cand = self._check(board, move, setup.groups[index])
-                if isinstance(cand, str):
-                    problem = problem or cand
-                    break
-                apply_placement(board, cand.placement)
-                placed.append(cand)
-            else:
-                return TacticTop(placed[0], placed[1] if len(placed) > 1 else None, order[0])
-        raise GameError(f"continuation {text!r}: {problem}")
-
-    def _check(self, board: Board, move: Move, group: tuple[str, ...]) -> Candidate | str:
-        placed = place_move(board, move, self.pack)
-        if not isinstance(placed, Placement):
-            return f"{move}: {placed}"
-        for word in placed.words:
-            if word.text not in self.lexicon:
-                return f"{move}: the word {word.text} is not in the word list"
-        use = use_rack(self.variant, group, {}, (t for _, _, t in placed.new_tiles))
-        if not isinstance(use, RackUse):
-            return f"{move}: {use}"
-        return Candidate(placed, use)
+        return parse_tactic_continuation(text, self.board, setup.groups, self.variant, self.pack, self.lexicon)
 
     def play_continuation(self, move: TacticTop | str = "top") -> RoundLog:
         """Play the round: "top" (the D 5.3.7 choice among the best pairs), the arbiter's
@@ -192,6 +162,46 @@ class TacticGameMaster(MasterState):
 
     def _keep_all(self) -> None:
         self.kept = [tuple(g) for g in self._current().groups] + [()] * (2 - len(self._current().groups))
+
+
+def _check(board: Board, move: Move, group: Sequence[str], variant: Variant, pack: RulePack,
+           lexicon: Any) -> Candidate | str:
+    placed = place_move(board, move, pack)
+    if not isinstance(placed, Placement):
+        return f"{move}: {placed}"
+    for word in placed.words:
+        if word.text not in lexicon:
+            return f"{move}: the word {word.text} is not in the word list"
+    use = use_rack(variant, group, {}, (t for _, _, t in placed.new_tiles))
+    if not isinstance(use, RackUse):
+        return f"{move}: {use}"
+    return Candidate(placed, use)
+
+
+def parse_tactic_continuation(text: str, board: Board, groups: Sequence[Sequence[str]], variant: Variant,
+                              pack: RulePack, lexicon: Any) -> TacticTop:
+    """The arbiter's continuation of a tactic round, `H4 MODEL; 8D CASA` (the moves in the order
+    played; one move when only one is played, D 8.6): each move must be legal on the board the
+    move before it leaves, in the word list, with a group of its own (either order is tried)."""
+    moves = [part.split() for part in text.split(";") if part.strip()]
+    if not 1 <= len(moves) <= len(groups) or any(len(m) != 2 for m in moves):
+        raise NotationError(f"continuation {text!r}: expected 'H4 MODEL; 8D CASA' (one move per group)")
+    parsed = [Move(parse_frs(pos), pack.tiles.parse_word(word)) for pos, word in moves]
+    orders = [(0, 1), (1, 0)] if len(groups) == 2 else [(0,)]
+    problem = ""
+    for order in orders:
+        work = board.copy()
+        placed: list[Candidate] = []
+        for move, index in zip(parsed, order):
+            cand = _check(work, move, groups[index], variant, pack, lexicon)
+            if isinstance(cand, str):
+                problem = problem or cand
+                break
+            apply_placement(work, cand.placement)
+            placed.append(cand)
+        else:
+            return TacticTop(placed[0], placed[1] if len(placed) > 1 else None, order[0])
+    raise GameError(f"continuation {text!r}: {problem}")
 
 
 def master_for(pack: RulePack, lexicon: Any, variant: str, rng: random.Random | None = None,
