@@ -188,20 +188,20 @@ def parse_tactic_continuation(text: str, board: Board, groups: Sequence[Sequence
         raise NotationError(f"continuation {text!r}: expected 'H4 MODEL; 8D CASA' (one move per group)")
     parsed = [Move(parse_frs(pos), pack.tiles.parse_word(word)) for pos, word in moves]
     orders = [(0, 1), (1, 0)] if len(groups) == 2 else [(0,)]
-    problem = ""
+    problems: list[tuple[int, str]] = []  # (moves placed before it, the problem): the order that got furthest
     for order in orders:
         work = board.copy()
         placed: list[Candidate] = []
         for move, index in zip(parsed, order):
             cand = _check(work, move, groups[index], variant, pack, lexicon)
             if isinstance(cand, str):
-                problem = problem or cand
+                problems.append((len(placed), cand))
                 break
             apply_placement(work, cand.placement)
             placed.append(cand)
         else:
             return TacticTop(placed[0], placed[1] if len(placed) > 1 else None, order[0])
-    raise GameError(f"continuation {text!r}: {problem}")
+    raise GameError(f"continuation {text!r}: {max(problems, key=lambda p: p[0])[1]}")
 
 
 def master_for(pack: RulePack, lexicon: Any, variant: str, rng: random.Random | None = None,

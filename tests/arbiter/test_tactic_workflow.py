@@ -73,3 +73,25 @@ def test_a_tactic_game_from_draw_to_final_results(tmp_path):
     assert standing[1].total == sum(tops) and standing[1].percent_of_top == 100.0
     assert standing[3].eliminated and [d.table_no for d in on_appeal] == [2]
     assert {"appeal.upheld", "sanction.elimination", "round.continuation"} <= set(actions)
+
+
+def test_tactic_groups_entered_by_hand_and_the_arbiters_pair(tmp_path):
+    """`round set-rack A/B` and `round set-top "POS WORD; POS WORD"`: the arbiter's pair is checked
+    (legal, one move per group, either order) and scored; one not a top is said so."""
+    db = tmp_path / "t.db"
+    run(db, "game", "new", "--tournament", "Cupa", "--name", "T", "--variant", "tactic", "--words", str(SAMPLES / "words.txt"))
+    run(db, "round", "set-rack", "ARECSUT/AEMODLR")
+    run(db, "round", "set-rack", "ARECSUT/AEMODLR/ABC", "--round", "1", code=2)  # two groups at most
+    run(db, "round", "set-top", "H8 ZZZ; 8F SALUTE", code=2)
+    out = run(db, "round", "set-top", "H4 MODEL")  # one move only: legal, not a top
+    assert "round 1: continuation H4 MODEL = " in out
+    with open_store(db).session() as s:
+        assert any("nu este un top (top: 32)" in n for n in s.scalars(select(Round)).one().notices)
+    out = run(db, "round", "set-top", "H4 MODEL; 8F SALUTE")
+    assert "round 1: continuation H4 MODEL; 8F SALUTE = 32 points (2 tops of 32)" in out
+    assert "equal top: 8D MODEL; H6 SALUTE" in out
+    with open_store(db).session() as s:
+        rnd = s.scalars(select(Round)).one()
+        assert (rnd.rack, rnd.top_score, list(rnd.notices)) == ("ARECSUT/AEMODLR", 32, ["atenție la soluția reținută!"])
+    board = run(db, "status").splitlines()[-15:]
+    assert board[7] == "...MODEL......." and [row[7] for row in board[5:11]] == list("SALUTE")
