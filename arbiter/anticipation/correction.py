@@ -31,9 +31,10 @@ from ..models import Appeal, Decision, Game, Sanction, Slip, Standing
 from ..store import Store
 
 SOURCE = "corrector.anticipation"
-# D 6.5 / A 6.5 appeals an anticipation game takes: a slip misread (the slip as really written
-# replaces the reading, and the player's board is replayed from it).
-ANTICIPATION_APPEAL_KINDS = ("reading",)
+# A 6.5 appeals an anticipation game takes: a slip misread (the slip as really written replaces
+# the reading, and the player's board is replayed from it), a technical warning or penalty lifted.
+ANTICIPATION_APPEAL_KINDS = ("reading", "warning", "penalty")
+APPEAL_ACTIONS = {"warning": "cancel_warning", "penalty": "cancel_penalty"}  # the corrector's names
 SLIP_FIELDS = ("position", "word", "jokers", "score", "moves", "total", "cancel_round", "verify", "verify_words")
 DECISION_FIELDS = ("status", "score", "credited", "warning", "penalty", "articles", "explanation", "flags", "moves")
 STANDING_FIELDS = ("total", "warnings", "penalties", "disciplinary", "eliminated", "rank", "detail", "percent_of_top")
@@ -72,7 +73,12 @@ def build_input(session: Session, game: Game, through_round: int | None = None) 
             "words": {"file": game.wordlist_path}, "groups": None if blind else list(game.groups), "order": order,
             "players": [{"table": p.table_no, "name": p.name, **({"groups": own[p.table_no]} if blind else {})}
                         for p in players(session, game)],
-            "slips": slips, "disciplinary": disciplinary}
+            "slips": slips, "disciplinary": disciplinary,
+            "appeals": [{"table": a.table_no, "round": a.round_no, "action": APPEAL_ACTIONS[a.kind], "reason": a.reason,
+                         "by": a.actor, "at": a.created_at.strftime("%Y-%m-%d %H:%M")}
+                        for a in session.scalars(select(Appeal).where(Appeal.game_id == game.id,
+                                                                      Appeal.status == "upheld").order_by(Appeal.id))
+                        if a.kind in APPEAL_ACTIONS and a.round_no is not None and a.round_no <= len(order)]}
     return case, held
 
 
@@ -86,7 +92,7 @@ def _appealed(session: Session, game: Game, slips: list[dict[str, Any]], rounds_
         if a.kind not in ANTICIPATION_APPEAL_KINDS:
             raise WorkflowError(f"appeal {a.id}: kind {a.kind} is not taken in an anticipation game "
                                 f"(only {', '.join(ANTICIPATION_APPEAL_KINDS)})")
-        if a.round_no is None or a.round_no > rounds_laid:
+        if a.kind != "reading" or a.round_no is None or a.round_no > rounds_laid:
             continue
         written = by_key.get((a.table_no, a.round_no), {"table": a.table_no, "round": a.round_no})
         fields = {k: v for k, v in a.change.items() if k in SLIP_FIELDS}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from corrector.board import Board
 from corrector.judging.decision import _WARNING_ORDER, Decision, RoundContext, apply_warnings, decide_move, incorrect
@@ -163,12 +163,30 @@ def replay_player(game: AnticipationGame, player: Player) -> PlayerResult:
             ruling.status = RoundStatus.DROPPED_OUT  # A 8.2: no bingo this round
             result.dropped_out_in = rnd
         result.rounds.append(ruling)
+    _apply_appeals(result, game)
     apply_penalty_caps(state.moves, pack.sanctions)
     if game.variant is Variant.AVOCALIC:
         result.vowel_stock_left = {k: v for k, v in sorted(stock.items()) if v > 0}
     result.warning_charges = charge_warnings(
         [(r.round, w) for r in result.rounds for w in r.warnings], pack.sanctions)
     return result
+
+
+def _apply_appeals(result: PlayerResult, game: AnticipationGame) -> None:
+    """A 6.5: contestations upheld on a round's technical warning or technical penalty. The
+    warning is no longer counted (it stays listed as waived); the penalty is lifted from the
+    round's moves (the A 6.3 cap is computed after). Recorded on the round as `appeals`."""
+    for table, rnd, action in game.appeals:
+        if table != result.table or not 1 <= rnd <= len(result.rounds):
+            continue
+        ruling = result.rounds[rnd - 1]
+        if action == "cancel_warning":
+            ruling.waived, ruling.warnings = ruling.warnings + ruling.waived, ()
+        else:
+            for m in ruling.moves:
+                if m.decision.penalty is not None:
+                    m.decision = replace(m.decision, penalty=None, credited=m.decision.score)
+        ruling.appeals += (action,)
 
 
 def _play_round(aslip: AnticipationSlip, rnd: int, numbers: tuple[int, ...], state: _PlayerState) -> RoundRuling:

@@ -186,3 +186,22 @@ def test_A_6_2_d_an_incorrect_second_move_does_not_make_the_total_a_warning(ro, 
     assert single.player(1).rounds[0].warnings == ()
     misadded = correct(ro, words, slip(1, 1, move("H8", "AS", 4), move("8G", "CASAX", 6), total=11))
     assert misadded.player(1).rounds[0].warnings == (WarningKind.SCORE_WRONG,)  # the addition itself is wrong
+
+
+def test_A_6_5_upheld_appeals_lift_a_rounds_warning_or_penalty(ro, words):
+    """A 6.5: contestations on technical warnings and penalties. The penalty of round 2 (inverted
+    signs, capped at 5) is lifted: 8 + 5; the round-1 total warning no longer counts (it stays waived)."""
+    from dataclasses import replace
+
+    from corrector.anticipation.replay import replay_player
+
+    slips = (slip(1, 1, move("H8", "CASE", 8), total=9), slip(1, 2, move("G9", "LAC", 5)))
+    plain = game(ro, words, standard_groups(ro, words), *slips)
+    before = replay_player(plain, plain.players[0])
+    assert before.total == 8 and before.rounds[0].warnings == (WarningKind.SCORE_WRONG,)
+    appealed = replace(plain, appeals=((1, 2, "cancel_penalty"), (1, 1, "cancel_warning")))
+    after = replay_player(appealed, appealed.players[0])
+    assert after.total == 8 + 5 and after.rounds[1].moves[0].penalty_points == 0
+    assert after.rounds[0].warnings == () and after.rounds[0].waived == (WarningKind.SCORE_WRONG,)
+    assert [r.appeals for r in after.rounds[:2]] == [("cancel_warning",), ("cancel_penalty",)]
+    assert after.rounds[1].to_json()["appeals"] == ["cancel_penalty"]

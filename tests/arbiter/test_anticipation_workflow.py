@@ -27,6 +27,7 @@ def _expected(case: dict, variant: str, tmp_path) -> dict[int, dict]:
     slip = next(s for s in case["slips"] if (s["table"], s["round"]) == (1, 3))
     slip["cancel_round"] = None
     case["disciplinary"] = [{"table": 2, "round": 1, "reason": "a copiat", "cheating": True}]
+    case["appeals"] = [{"table": 1, "round": 1, "action": "cancel_warning"}]
     path = tmp_path / "expected.json"
     path.write_text(json.dumps(case, ensure_ascii=False), encoding="utf-8")
     return {p["table"]: p for p in _judge(path)["players"]}
@@ -54,6 +55,7 @@ def test_anticipation_to_final_results_with_an_appeal_and_an_elimination(tmp_pat
     out = _cli(db, "appeal", "1", "--round", "3", "--kind", "reading", "--set", "cancel_round=",
                "--reason", "the slip does not cancel round 2")
     assert "upheld" in out and "totals updated" in out
+    assert "upheld" in _cli(db, "appeal", "1", "--round", "1", "--kind", "warning", "--reason", "the total is 9")
     assert "totals updated" in _cli(db, "sanction", "2", "--eliminate", "--round", "1", "--reason", "a copiat")
     out = _cli(db, "results", "final", "--force", "test", "--out", str(tmp_path / "out"))
     assert "elim." in out
@@ -62,7 +64,8 @@ def test_anticipation_to_final_results_with_an_appeal_and_an_elimination(tmp_pat
     after = _standings(db)
     assert {t: (s.total, s.eliminated, s.rank) for t, s in after.items()} == {
         t: (p["total"], p["eliminated_in"] is not None, p["rank"]) for t, p in expected.items()}
-    assert after[1].total != before[1].total  # the appeal changed the correction
+    assert after[1].total != before[1].total  # the reading appeal changed the correction
+    assert after[1].warnings == before[1].warnings - 1  # the warning appeal lifted round 1's
     assert after[2].eliminated and not before[2].eliminated
     # the results speak of anticipation: each total as a share of the best one (no shared top)
     assert (after[1].percent_of_top, after[2].percent_of_top) == (100.0, None)
@@ -70,7 +73,7 @@ def test_anticipation_to_final_results_with_an_appeal_and_an_elimination(tmp_pat
     assert "Cel mai bun total (anticipație" in page and f"{after[1].total} puncte" in page and "100.00%" in page
     with open_store(db).session() as s:
         appealed = s.scalars(select(Decision).where(Decision.on_appeal.is_(True))).all()
-        assert [d.table_no for d in appealed] == [1]
+        assert sorted((d.table_no, d.warning) for d in appealed) == [(1, None), (1, None)]  # rounds 1 and 3
         actions = [e.action for e in entries(s, 1)]
     assert "appeal.upheld" in actions and "sanction.elimination" in actions
 
@@ -84,9 +87,11 @@ def test_anticipation_appeals_of_other_kinds_are_refused_before_anything_is_stor
     from click.testing import CliRunner
 
     from cli import main
-    result = CliRunner().invoke(main, ["appeal", "1", "--round", "1", "--kind", "warning", "--reason", "x",
-                                       "--db", str(db)])
-    assert result.exit_code == 2 and "takes appeals of kind reading" in result.output
+    result = CliRunner().invoke(main, ["appeal", "1", "--round", "1", "--kind", "incorrect", "--score", "9",
+                                       "--reason", "x", "--db", str(db)])
+    assert result.exit_code == 2 and "takes appeals of kind reading, warning, penalty" in result.output
+    result = CliRunner().invoke(main, ["appeal", "1", "--kind", "warning", "--reason", "x", "--db", str(db)])
+    assert result.exit_code == 2 and "names its round" in result.output
     with open_store(db).session() as s:
         assert "appeal.upheld" not in [e.action for e in entries(s, 1)]
 
