@@ -21,6 +21,7 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="fluturas", prog_name="fluturas", message="%(prog)s %(version)s")
 def main() -> None:
     """Correction system for Romanian Scrabble Federation duplicate and anticipation games."""
 

@@ -11,11 +11,11 @@ from sqlalchemy.orm import Session
 
 from corrector.game.announcement import letter_name
 
-from corrector.placement import Move, Placement, place_move
+from corrector.placement import Placement
 from corrector.rulepack import load_pack
 from corrector.game.variants import load_duplicate_rules
 
-from .games import board_before
+from .games import board_before, continuation_moves
 from .models import Decision, Game, ReviewItem, Round, Slip
 
 @dataclass(frozen=True)
@@ -69,8 +69,9 @@ def announce(session: Session, game: Game, rnd: Round) -> Announcement:
     lines: list[str] = []
     if zero_round is not None:
         lines.append(f"Depuneri 0 în turul {zero_round}: " + (", ".join(f"masa {t}" for t in zeros) or "niciuna") + ".")
-    if rnd.continuation:
-        placed = place_move(board_before(session, game, rnd.number, pack), Move.parse(rnd.continuation, pack), pack)
-        if isinstance(placed, Placement):
-            lines += top_lines(rnd, placed, load_duplicate_rules(pack).letter_names)
+    if rnd.continuation:  # a tactic round has two moves (D 8.6): one line each, the notices once
+        moves = continuation_moves(board_before(session, game, rnd.number, pack), rnd.continuation, pack, rnd.number)
+        for i, placed in enumerate(moves):
+            shown = top_lines(rnd, placed, load_duplicate_rules(pack).letter_names)
+            lines += shown if i == len(moves) - 1 else shown[:1]
     return Announcement(rnd.number, zero_round, zeros, tuple(lines), withheld)

@@ -33,7 +33,7 @@ from .ingest import collect_readings, file_reading, missing_tables
 from .models import Slip
 from .readcheck import FIELDS, ReadTally, field_value
 from .review import queue, resolve
-from .seating import read_seating
+from .seating import Seat, read_seating
 from .simulation import MistakeDeck, RoundSlips, simulate_round
 from .slipimages import RenderedPage, render_round, truth_of
 from .store import Store, open_store
@@ -53,6 +53,7 @@ class DemoOptions:
     threshold: float = 0.95  # for readings without the scanner's own calibrated `accepted`
     per_page: int = 4
     mistake_rate: float = 0.3
+    players: int | None = None  # None: every seat of samples/players.csv; fewer take the first, more add seats
 
     @classmethod
     def from_sample(cls, samples: Path = SAMPLES, **overrides: Any) -> "DemoOptions":
@@ -75,9 +76,17 @@ def _setup(store: Store, samples: Path, opts: DemoOptions) -> tuple[int, dict[st
     with store.session() as s:
         game = new_game(s, GameSpec(spec["tournament"], spec["name"], spec["variant"], spec["category"],
                                     spec["rules"], samples / spec["words"], seed=opts.seed), ACTOR)
-        seats = read_seating(samples / spec["players"])
+        seats = _seat_count(read_seating(samples / spec["players"]), opts.players)
         seat_players(s, game, seats, ACTOR, spec["players"])
         return game.id, spec, len(seats)
+
+
+def _seat_count(seats: list[Seat], count: int | None) -> list[Seat]:
+    """The first `count` seats of the list, or the list with seats added (`Jucător N`) up to it."""
+    if count is None:
+        return seats
+    added = [Seat(t, f"Jucător {t}", None, None, 0) for t in range(len(seats) + 1, count + 1)]
+    return (seats + added)[:count]
 
 
 def _play(store: Store, game_id: int, number: int, opts: DemoOptions, deck: MistakeDeck) -> tuple[RoundSlips, str]:

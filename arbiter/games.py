@@ -23,8 +23,8 @@ from .models import Game, Player, Round, Tournament
 from .seating import Seat
 
 VARIANTS = ("classic", "completiv", "super_joker", "eliptic", "metagrama", "top", "tactic")  # docs/judge.md
-# docs/anticipation.md; the blind variant (A 8.4) needs each player's own groups, not stored yet
-ANTICIPATION_VARIANTS = ("classic", "avocalic", "scrabble_endurance", "scrabble_total")
+# docs/anticipation.md; blind (A 8.4): each player's own groups (`round groups --table N`)
+ANTICIPATION_VARIANTS = ("classic", "avocalic", "scrabble_endurance", "scrabble_total", "blind")
 KINDS = ("duplicate", "anticipation")
 CATEGORIES = ("senior", "youth")
 
@@ -146,8 +146,11 @@ def set_rack(session: Session, game: Game, rack: str, actor: str, number: int | 
     """Enter the group of a round (the physical bag, D 5.3.1–5.3.2). A new round follows the
     last closed one; changing the group of a round already corrected is refused."""
     pack = load_pack(game.rules)
+    parts = rack.split("/")  # tactic (D 8.6): two groups, 'ABCDEFG/HIJKLMN'
+    if len(parts) > (2 if game.variant == "tactic" else 1):
+        raise WorkflowError(f"group {rack!r}: a {game.variant} round has {2 if game.variant == 'tactic' else 1} group(s)")
     try:
-        letters = pack.tiles.parse_rack(rack)
+        letters = "/".join("".join(pack.tiles.parse_rack(part)) for part in parts)
     except NotationError as exc:
         raise WorkflowError(f"group {rack!r}: {exc}") from exc
     if number is None:
@@ -183,9 +186,20 @@ def board_before(session: Session, game: Game, number: int, pack: RulePack | Non
             break
         if not earlier.continuation:
             raise WorkflowError(f"round {earlier.number} has no continuation move yet")
-        placed = _place(board, earlier.continuation, pack, earlier.number)
-        apply_placement(board, placed)
+        for placed in continuation_moves(board, earlier.continuation, pack, earlier.number):
+            apply_placement(board, placed)
     return board
+
+
+def continuation_moves(board: Board, text: str, pack: RulePack, number: int) -> list[Placement]:
+    """The continuation's moves, each placed on the board the one before leaves (a tactic round
+    has two: 'H4 MODEL; 8D CASA', D 8.6). The board itself is not changed."""
+    work, out = board.copy(), []
+    for part in text.split(";"):
+        placed = _place(work, part.strip(), pack, number)
+        apply_placement(work, placed)
+        out.append(placed)
+    return out
 
 
 def _place(board: Board, text: str, pack: RulePack, number: int) -> Placement:
@@ -201,19 +215,26 @@ def _place(board: Board, text: str, pack: RulePack, number: int) -> Placement:
 
 
 def set_continuation(session: Session, game: Game, rnd: Round, text: str, actor: str,
-                     equal_tops: list[str] | None = None, notices: list[str] | None = None) -> Placement:
+                     equal_tops: list[str] | None = None, notices: list[str] | None = None) -> int:
     """Record the continuation move (D 5.3.7), scored by the one scorer on the round's board
-    and checked against the group."""
+    and checked against the group; a tactic round's two moves (D 8.6) by `tops.tactic_continuation`.
+    Returns its score."""
     pack = load_pack(game.rules)
-    placed = _place(board_before(session, game, rnd.number, pack), text, pack, rnd.number)
-    leave = take_from_rack(pack.tiles.parse_rack(rnd.rack), [t for _r, _c, t in placed.new_tiles])
-    if isinstance(leave, Violation):
-        raise WorkflowError(f"round {rnd.number}: continuation {text!r}: {leave.message()}")
+    if game.variant == "tactic":
+        from .tops import tactic_continuation
+
+        score = tactic_continuation(session, game, rnd, text).score
+    else:
+        placed = _place(board_before(session, game, rnd.number, pack), text, pack, rnd.number)
+        leave = take_from_rack(pack.tiles.parse_rack(rnd.rack), [t for _r, _c, t in placed.new_tiles])
+        if isinstance(leave, Violation):
+            raise WorkflowError(f"round {rnd.number}: continuation {text!r}: {leave.message()}")
+        score = placed.score
     before = {"continuation": rnd.continuation, "top_score": rnd.top_score}
-    rnd.continuation, rnd.top_score = text, placed.score
+    rnd.continuation, rnd.top_score = text, score
     rnd.equal_tops = list(equal_tops or [])
     rnd.notices = list(notices or [])
     record(session, actor, Change("round.continuation", "round", rnd.number, before=before,
-                                  after={"continuation": text, "top_score": placed.score,
+                                  after={"continuation": text, "top_score": score,
                                          "equal_tops": rnd.equal_tops}), game.id)
-    return placed
+    return score

@@ -40,8 +40,13 @@ def _held(session: Session, rnd: Round) -> set[int]:
 
 def _slip(slip: Slip) -> dict[str, Any]:
     c = slip.content
-    out = {"table": c.get("table"), "round": c.get("round"), "score": c.get("score"),
-           "position": c.get("position"), "word": c.get("word"), "jokers": list(c.get("jokers") or [])}
+    if "moves" in c:  # a tactic slip (D 8.6): two moves and the round total
+        out = {"table": c.get("table"), "round": c.get("round"), "total": c.get("total"),
+               "moves": [{k: m.get(k) for k in ("position", "word", "score")} | {"jokers": list(m.get("jokers") or [])}
+                         for m in c["moves"]]}
+    else:
+        out = {"table": c.get("table"), "round": c.get("round"), "score": c.get("score"),
+               "position": c.get("position"), "word": c.get("word"), "jokers": list(c.get("jokers") or [])}
     if c.get("table") != slip.table_no:  # a table written wrong or not at all: whose slip it is
         out["player_table"] = slip.table_no
     return out
@@ -79,7 +84,10 @@ def build_case(session: Session, game: Game, through_round: int | None = None) -
                 continue
             slips.append(_slip(s))
             written[(rnd.number, s.table_no)] = slips[-1]
-        case_rounds.append({"round": rnd.number, "rack": rnd.rack, "continuation": rnd.continuation or "top",
+        tactic = game.variant == "tactic"  # D 8.6: two groups, two continuation moves
+        case_rounds.append({"round": rnd.number, "rack": rnd.rack.split("/") if tactic else rnd.rack,
+                            "continuation": ([m.strip() for m in rnd.continuation.split(";")] if tactic else
+                                             rnd.continuation) if rnd.continuation else "top",
                             "slips": slips})
     last = case_rounds[-1]["round"] if case_rounds else 1
     sanctions = session.scalars(select(Sanction).where(Sanction.game_id == game.id).order_by(Sanction.id))

@@ -71,6 +71,7 @@ class Player(Base):
     name: Mapped[str] = mapped_column(String(200))
     club: Mapped[str | None] = mapped_column(String(200))
     category: Mapped[str | None] = mapped_column(String(20))
+    groups: Mapped[list[Any] | None] = mapped_column(JSON)  # blind anticipation (A 8.4): this player's 15 groups
     game: Mapped[Game] = relationship(back_populates="players")
 
 

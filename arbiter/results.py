@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from .audit import Change, record, snapshot
 from .errors import WorkflowError
+from .anticipation.correction import ANTICIPATION_APPEAL_KINDS
 from .models import Appeal, Game, Player, ReviewItem, Round, Sanction, Standing
 from .review import open_count
 
@@ -74,6 +75,11 @@ def add_appeal(session: Session, game: Game, table: int, round_no: int | None, k
     if game.appeal_deadline is not None and now > _aware(game.appeal_deadline, now):
         raise WorkflowError(f"the appeal deadline ({game.appeal_deadline:%H:%M}) has passed (D 6.5)")
     _seated(session, game, table)
+    if game.kind == "anticipation" and round_no is None:
+        raise WorkflowError("an anticipation appeal names its round (--round N): each player's board is replayed")
+    if game.kind == "anticipation" and kind not in ANTICIPATION_APPEAL_KINDS:
+        raise WorkflowError(f"an anticipation game takes appeals of kind {', '.join(ANTICIPATION_APPEAL_KINDS)} "
+                            f"(A 6.5, replayed on the player's board); not {kind}")
     change = dict(change or {})
     if kind in ("incorrect", "total") and not isinstance(change.get("score"), int):
         raise WorkflowError(f"an appeal of kind {kind} gives the points to credit (--score N)")

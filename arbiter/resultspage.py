@@ -81,7 +81,7 @@ def write_html(session: Session, game: Game, path: Path) -> Path:
 <title>{_e(title)}</title>
 <style>{STYLE}</style>
 </head><body><h1>{_e(title)}</h1>{deadline_text(game)}
-<p>Top: {_e(game.top_total if game.top_total is not None else '-')} puncte · {len(data.rounds)} tururi ·
+<p>{'Cel mai bun total (anticipație: fiecare pe tabla proprie, % din el)' if game.kind == 'anticipation' else 'Top'}: {_e(game.top_total if game.top_total is not None else '-')} puncte · {len(data.rounds)} tururi ·
 {_e(kit.state_label(game))}</p>
 <div class=scroll><table><thead><tr>{''.join(f'<th>{_e(h)}</th>' for h in heads)}</tr></thead>
 <tbody>

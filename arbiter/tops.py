@@ -11,11 +11,15 @@ from sqlalchemy.orm import Session
 from corrector.game.announcement import top_flags
 from corrector.game.bag import Bag
 from corrector.game.continuation import Candidate, find_tops, rank_tops
+from corrector.game.tactic import TacticTop, find_tactic_tops, rank_tactic_tops
+from corrector.game.tacticmaster import SOLUTION, parse_tactic_continuation
 from corrector.words.lexicon import Lexicon, load_lexicon
 from corrector.words.movegen import top_moves
 from corrector.rulepack import RulePack, load_pack
 from corrector.tiles import JOKER
 from corrector.game.variants import load_duplicate_rules
+
+from exitcodes import FluturasError
 
 from .errors import WorkflowError
 from .games import board_before
@@ -27,8 +31,8 @@ class RoundTops:
     """Every top (the continuation the D 5.3.7 order prefers first), with the retained move's
     flags and the other tops as `POS WORD`."""
 
-    tops: tuple[Candidate, ...]
-    retained: Candidate | None
+    tops: tuple[Candidate | TacticTop, ...]
+    retained: Candidate | TacticTop | None
     flags: tuple[str, ...]
     equal_tops: tuple[str, ...]
 
@@ -39,23 +43,64 @@ def lexicon_of(game: Game, pack: RulePack) -> Lexicon:
     return load_lexicon(game.wordlist_path, pack, label=game.wordlist_label)
 
 
+def _text(top: Candidate | TacticTop) -> str:
+    """`H4 MODEL` (a tactic pair: `H4 MODEL; 8D CASA`), as the store writes a continuation."""
+    return top.text() if isinstance(top, TacticTop) else f"{top.move.position.frs()} {top.move.word}"
+
+
+def _stock(board, pack: RulePack) -> Counter[str]:
+    on_board = Counter(JOKER if t.joker else t.letter for _, _, t in board.tiles())
+    return Bag.full(pack.tiles).counts() - on_board  # bag + group(s): every letter not on the board
+
+
+def tactic_round_tops(session: Session, game: Game, rnd: Round, chosen: str | None = None) -> RoundTops:
+    """D 8.6: every best pair of the round's two groups (`corrector.game.tactic`), the D 5.3.7
+    choice first; `chosen` ('H4 MODEL; 8D CASA') is the arbiter's. Announced: the other tops,
+    and "atenție la soluția reținută!" when there are several."""
+    pack = load_pack(game.rules)
+    rules = load_duplicate_rules(pack)
+    board = board_before(session, game, rnd.number, pack)
+    groups = [pack.tiles.parse_rack(g) for g in rnd.rack.split("/")]
+    found = find_tactic_tops(board, groups, rules.variant(game.variant), pack, lexicon_of(game, pack))
+    tops = rank_tactic_tops(found, _stock(board, pack), pack, rules.continuation, rules.end)
+    retained = tops[0] if tops else None
+    if chosen is not None:
+        retained = next((t for t in tops if _text(t) == chosen.strip()), None)
+    others = tuple(_text(t) for t in tops if t is not retained)
+    flags = (SOLUTION,) if retained is not None and others else ()
+    return RoundTops(tuple(tops), retained, flags, others)
+
+
+def tactic_continuation(session: Session, game: Game, rnd: Round, text: str) -> TacticTop:
+    """The arbiter's two moves of a tactic round, checked (D 8.6): legal, in the list, one per group."""
+    pack = load_pack(game.rules)
+    groups = [pack.tiles.parse_rack(g) for g in rnd.rack.split("/")]
+    board = board_before(session, game, rnd.number, pack)
+    variant = load_duplicate_rules(pack).variant(game.variant)
+    try:
+        return parse_tactic_continuation(text, board, groups, variant, pack, lexicon_of(game, pack))
+    except FluturasError as exc:
+        raise WorkflowError(f"round {rnd.number}: {exc}") from exc
+
+
 def round_tops(session: Session, game: Game, rnd: Round, chosen: str | None = None) -> RoundTops:
     """The tops of `rnd`; `chosen` ('H4 MODEL') is the arbiter's retained move, else the first."""
+    if game.variant == "tactic":
+        return tactic_round_tops(session, game, rnd, chosen)
     pack = load_pack(game.rules)
     rules = load_duplicate_rules(pack)
     variant = rules.variant(game.variant)
     board = board_before(session, game, rnd.number, pack)
     group = pack.tiles.parse_rack(rnd.rack)
-    on_board = Counter(JOKER if t.joker else t.letter for _, _, t in board.tiles())
-    stock = Bag.full(pack.tiles).counts() - on_board  # bag + group: every letter not on the board
+    stock = _stock(board, pack)
     bag = stock - Counter(group)
     found = find_tops(board, group, dict(bag), variant, pack, lexicon_of(game, pack), top_moves)
     tops = rank_tops(found, stock, pack, rules.continuation, rules.end)
     retained = tops[0] if tops else None
     if chosen is not None:
-        retained = next((c for c in tops if f"{c.move.position.frs()} {c.move.word}" == chosen.strip()), None)
+        retained = next((c for c in tops if _text(c) == chosen.strip()), None)
     flags = tuple(a.text for a in top_flags(retained, tops, rules.letter_names)) if retained else ()
-    others = tuple(f"{c.move.position.frs()} {c.move.word}" for c in tops if c is not retained)
+    others = tuple(_text(c) for c in tops if c is not retained)
     return RoundTops(tuple(tops), retained, flags, others)
 
 
@@ -69,11 +114,11 @@ def retain_continuation(session: Session, game: Game, rnd: Round, move: str, act
     if move.strip().lower() == "top":
         if found.retained is None:
             raise WorkflowError(f"round {rnd.number}: no legal move with the group {rnd.rack}")
-        move = f"{found.retained.move.position.frs()} {found.retained.move.word}"
+        move = _text(found.retained)
     notices = list(found.flags)
     if found.tops and found.retained is None:
         notices.append(f"mutarea reținută nu este un top (top: {found.tops[0].score})")
-    placed = set_continuation(session, game, rnd, move, actor, list(found.equal_tops), notices)
+    score = set_continuation(session, game, rnd, move, actor, list(found.equal_tops), notices)
     if found.tops:
         rnd.top_score = found.tops[0].score
-    return placed.score, found
+    return score, found

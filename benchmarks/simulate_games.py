@@ -1,7 +1,9 @@
 """Play N duplicate games by tops per variant and check each one independently
 (`corrector.game.gamecheck`): games finished legally, tiles conserved, time per game.
 
-    python benchmarks/simulate_games.py [--games 100] [--variants classic,completiv,...] [--words FILE]
+    python benchmarks/simulate_games.py [--games 100] [--variants classic,completiv,tactic,...] [--words FILE]
+
+Tactic (D 8.6) games search the exact best pair of every round (`corrector.game.tactic`).
 
 Seeds are 0..N-1, so every figure can be reproduced with `python cli.py simulate --seed N`."""
 from __future__ import annotations
@@ -15,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from corrector.game.gamecheck import check_game_log  # noqa: E402
-from corrector.game.gamemaster import GameMaster  # noqa: E402
+from corrector.game.gamecheck import check_any_game_log  # noqa: E402
+from corrector.game.tacticmaster import master_for  # noqa: E402
 from corrector.words.lexicon import load_lexicon  # noqa: E402
 from corrector.rulepack import load_pack  # noqa: E402
 from corrector.game.variants import load_duplicate_rules  # noqa: E402
@@ -43,9 +45,9 @@ def main() -> int:
         times, rounds, totals, legal, conserved = [], [], [], 0, 0
         for seed in range(args.games):
             started = time.perf_counter()
-            game = GameMaster(pack, lexicon, name, random.Random(seed), seed=seed).run()
+            game = master_for(pack, lexicon, name, random.Random(seed), seed=seed).run()
             times.append(time.perf_counter() - started)
-            problems = check_game_log(game, pack, lexicon, rules)
+            problems = check_any_game_log(game, pack, lexicon, rules)
             legal += not problems
             conserved += game.tiles_conserved
             rounds.append(len(game.rounds))

@@ -195,8 +195,8 @@ def test_the_same_seed_gives_the_same_game(ro, demo):
     assert a["rounds"] != c["rounds"]
 
 
-def test_D_8_6_tactic_is_refused_by_the_game_loop(ro, demo):
-    with pytest.raises(GameError, match="two groups"):
+def test_D_8_6_tactic_goes_to_its_own_game_master(ro, demo):
+    with pytest.raises(GameError, match="TacticGameMaster"):
         GameMaster(ro, demo, "tactic", random.Random(1))
 
 

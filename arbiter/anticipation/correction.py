@@ -23,6 +23,7 @@ from corrector.anticipation.judge import load_game
 from corrector.anticipation.outcome import PlayerResult, RoundRuling
 
 from ..audit import Change, record
+from .letters import BLIND, blind_groups
 from ..errors import WorkflowError
 from ..games import get_game, get_round, players, require_kind, rounds
 from ..judging import _held, upsert_fields
@@ -30,8 +31,13 @@ from ..models import Appeal, Decision, Game, Sanction, Slip, Standing
 from ..store import Store
 
 SOURCE = "corrector.anticipation"
+# A 6.5 appeals an anticipation game takes: a slip misread (the slip as really written replaces
+# the reading, and the player's board is replayed from it), a technical warning or penalty lifted.
+ANTICIPATION_APPEAL_KINDS = ("reading", "warning", "penalty")
+APPEAL_ACTIONS = {"warning": "cancel_warning", "penalty": "cancel_penalty"}  # the corrector's names
+SLIP_FIELDS = ("position", "word", "jokers", "score", "moves", "total", "cancel_round", "verify", "verify_words")
 DECISION_FIELDS = ("status", "score", "credited", "warning", "penalty", "articles", "explanation", "flags", "moves")
-STANDING_FIELDS = ("total", "warnings", "penalties", "disciplinary", "eliminated", "rank", "detail")
+STANDING_FIELDS = ("total", "warnings", "penalties", "disciplinary", "eliminated", "rank", "detail", "percent_of_top")
 
 
 def build_input(session: Session, game: Game, through_round: int | None = None) -> tuple[dict[str, Any], int]:
@@ -40,11 +46,9 @@ def build_input(session: Session, game: Game, through_round: int | None = None) 
     require_kind(game, "anticipation", "round correct")
     if not game.wordlist_path:
         raise WorkflowError(f"game {game.id} has no word list: give one with `game new --words FILE`")
+    blind = game.variant == BLIND
     if not game.groups or not game.group_order:
         raise WorkflowError(f"game {game.id}: set the groups and the order first (`round groups`, `round order`)")
-    if session.scalar(select(Appeal.id).where(Appeal.game_id == game.id, Appeal.status == "upheld")) is not None:
-        raise WorkflowError(f"game {game.id}: appeals on anticipation games are not applied yet; "
-                            f"correct the slip's reading instead (`fluturas review` or a new typed slip)")
     order = list(game.group_order)[:through_round] if through_round is not None else list(game.group_order)
     slips, held = [], 0
     for rnd in rounds(session, game):
@@ -57,20 +61,51 @@ def build_input(session: Session, game: Game, through_round: int | None = None) 
                 held += 1
                 continue
             slips.append({**s.content, "table": s.table_no, "round": rnd.number})  # filed where the arbiter put it
+    slips = _appealed(session, game, slips, len(order))
     sanctions = session.scalars(select(Sanction).where(Sanction.game_id == game.id).order_by(Sanction.id))
     disciplinary = []
-    for s in sanctions:
-        if s.kind != "disciplinary":
-            raise WorkflowError(f"game {game.id}: table {s.table_no}: an elimination (D 7.1.3) is not applied "
-                                f"to anticipation games yet; A 6.4's second disciplinary warning eliminates")
+    for s in sanctions:  # an elimination (D 7.1.3) stops the correction after its round, as A 6.4's second warning
         if s.round_no is None or s.round_no <= len(order):
             disciplinary.append({"table": s.table_no, "round": min(s.round_no or len(order), len(order)),
-                                 "reason": s.reason})
+                                 "reason": s.reason, "cheating": s.kind == "elimination"})
+    own = blind_groups(session, game) if blind else {}
     case = {"type": "anticipation", "rules": game.rules, "variant": game.variant,
-            "words": {"file": game.wordlist_path}, "groups": list(game.groups), "order": order,
-            "players": [{"table": p.table_no, "name": p.name} for p in players(session, game)],
-            "slips": slips, "disciplinary": disciplinary}
+            "words": {"file": game.wordlist_path}, "groups": None if blind else list(game.groups), "order": order,
+            "players": [{"table": p.table_no, "name": p.name, **({"groups": own[p.table_no]} if blind else {})}
+                        for p in players(session, game)],
+            "slips": slips, "disciplinary": disciplinary,
+            "appeals": [{"table": a.table_no, "round": a.round_no, "action": APPEAL_ACTIONS[a.kind], "reason": a.reason,
+                         "by": a.actor, "at": a.created_at.strftime("%Y-%m-%d %H:%M")}
+                        for a in session.scalars(select(Appeal).where(Appeal.game_id == game.id,
+                                                                      Appeal.status == "upheld").order_by(Appeal.id))
+                        if a.kind in APPEAL_ACTIONS and a.round_no is not None and a.round_no <= len(order)]}
     return case, held
+
+
+def _appealed(session: Session, game: Game, slips: list[dict[str, Any]], rounds_laid: int) -> list[dict[str, Any]]:
+    """Upheld reading appeals (D 6.5): the slip as the appeal says it is written replaces the
+    reading (the stored slip stays as read; the appeal and its audit entry say why). An appeal on
+    a round with no slip filed gives the slip the appeal describes."""
+    by_key = {(s["table"], s["round"]): s for s in slips}
+    for a in session.scalars(select(Appeal).where(Appeal.game_id == game.id, Appeal.status == "upheld")
+                             .order_by(Appeal.id)):
+        if a.kind not in ANTICIPATION_APPEAL_KINDS:
+            raise WorkflowError(f"appeal {a.id}: kind {a.kind} is not taken in an anticipation game "
+                                f"(only {', '.join(ANTICIPATION_APPEAL_KINDS)})")
+        if a.kind != "reading" or a.round_no is None or a.round_no > rounds_laid:
+            continue
+        written = by_key.get((a.table_no, a.round_no), {"table": a.table_no, "round": a.round_no})
+        fields = {k: v for k, v in a.change.items() if k in SLIP_FIELDS}
+        if "moves" in fields:  # a slip is one move or a list of moves, never both
+            written = {k: v for k, v in written.items() if k not in ("position", "word", "jokers", "score")}
+        by_key[(a.table_no, a.round_no)] = {**written, **fields, "table": a.table_no, "round": a.round_no}
+    return [by_key[k] for k in sorted(by_key, key=lambda k: (k[1], k[0]))]
+
+
+def appealed_rounds(session: Session, game: Game) -> set[tuple[int, int]]:
+    """(round, table) of every upheld appeal: their decisions are marked `on_appeal`."""
+    return {(a.round_no, a.table_no) for a in session.scalars(
+        select(Appeal).where(Appeal.game_id == game.id, Appeal.status == "upheld"))}
 
 
 def _as_written(slip: dict[str, Any] | None) -> list[str]:
@@ -110,9 +145,22 @@ def _round_fields(ruling: RoundRuling, slip: dict[str, Any] | None) -> dict[str,
             "flags": sorted({f for m in moves for f in m["flags"]}), "moves": moves}
 
 
-def _standing_fields(player: PlayerResult) -> dict[str, Any]:
+def anticipation_top(result: AnticipationResult) -> int | None:
+    """The "top" an anticipation result is measured against: the best total of a ranked player.
+    **Decision:** RULES.md §4's "% of the game's top total" is the sum of a shared board's tops;
+    an anticipation game has no shared board (each player builds an own, RULES.md §7) and A 6.6
+    ranks by total, so the results show each total as a share of the best total."""
+    totals = [p.total for p in result.players if not p.eliminated]
+    return max(totals) if totals else None
+
+
+def percent_of(total: int, top: int | None) -> float | None:
+    return round(100.0 * total / top, 2) if top else None
+
+
+def _standing_fields(player: PlayerResult, top: int | None) -> dict[str, Any]:
     data = player.to_json()
-    return {"total": player.total, "warnings": len(player.warning_charges),
+    return {"total": player.total, "percent_of_top": None if player.eliminated else percent_of(player.total, top), "warnings": len(player.warning_charges),
             "penalties": sum(1 for m in player.moves if m.penalty_points), "disciplinary": data["disciplinary_deduction"],
             "eliminated": player.eliminated, "rank": player.rank,
             "detail": {k: data[k] for k in ("moves_total", "penalty_total", "warning_cost", "disciplinary_deduction",
@@ -126,6 +174,12 @@ def store_result(session: Session, game: Game, result: AnticipationResult, actor
     by_slip = {(s["table"], s["round"]): s for s in slips}
     by_number = {r.number: r for r in rounds(session, game)}
     counts = {"changed": 0, "unchanged": 0, "flagged": 0}
+    appealed = appealed_rounds(session, game)
+    top = anticipation_top(result)
+    if game.top_total != top:
+        record(session, actor, Change("game.top_total", "game", game.id, before={"top_total": game.top_total},
+                                      after={"top_total": top}, reason="the best total (anticipation)"), game.id)
+        game.top_total = top
     for player in result.players:
         for ruling in player.rounds:
             rnd = by_number.get(ruling.round)
@@ -136,7 +190,8 @@ def store_result(session: Session, game: Game, result: AnticipationResult, actor
                 row = Decision(round_id=rnd.id, table_no=player.table)
                 session.add(row)
             new = _round_fields(ruling, by_slip.get((player.table, ruling.round)))
-            before = upsert_fields(row, new, DECISION_FIELDS)
+            new["on_appeal"] = (ruling.round, player.table) in appealed
+            before = upsert_fields(row, new, DECISION_FIELDS + ("on_appeal",))
             if before is None:
                 counts["unchanged"] += 1
                 continue
@@ -147,7 +202,7 @@ def store_result(session: Session, game: Game, result: AnticipationResult, actor
         if row is None:
             row = Standing(game_id=game.id, table_no=player.table)
             session.add(row)
-        new = _standing_fields(player)
+        new = _standing_fields(player, top)
         before = upsert_fields(row, new, STANDING_FIELDS)
         if before is not None:
             record(session, actor, Change("standing.set", "standing", player.table, before=before or None, after=new,

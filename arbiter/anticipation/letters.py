@@ -14,18 +14,19 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from corrector.anticipation.groups import (DrawRules, GroupSet, avocalic_rules, check_round_order, classic_rules,
-                                           draw_groups, draw_round_order, parse_groups)
+from corrector.anticipation.groups import (GROUP_COUNT, DrawRules, GroupSet, avocalic_rules, check_round_order,
+                                           classic_rules, draw_groups, draw_round_order, parse_groups)
 from corrector.errors import AnticipationInputError
 from corrector.rulepack import RulePack, load_pack
 
 from ..audit import Change, record
 from ..errors import WorkflowError
 from ..games import require_kind, rounds
-from ..models import Game, Round, Slip
+from ..models import Game, Player, Round, Slip
 from ..tops import lexicon_of
 
 ROUND_ONE_JOIN = "+"  # round 1 plays group 1 and a 7-letter group (A 5.3): "AS+ACEMRST"
+BLIND = "blind"  # A 8.4: each player composes the groups; the store keeps them on the player
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,9 @@ def set_groups(session: Session, game: Game, actor: str, entered: Sequence[str] 
                reason: str | None = None) -> GroupsSet:
     """Draw the groups from the game's seed (`entered` None) or store the arbiter's 15 groups."""
     require_kind(game, "anticipation", "round groups")
+    if game.variant == BLIND:
+        raise WorkflowError(f"game {game.id} is blind (A 8.4): enter each player's groups with "
+                            f"`round groups --table N --set G1,...,G15`")
     if _rounds_with_slips(session, game):
         raise WorkflowError(f"game {game.id}: slips are filed already; the groups can no longer change")
     pack = load_pack(game.rules)
@@ -82,6 +86,52 @@ def set_groups(session: Session, game: Game, actor: str, entered: Sequence[str] 
     return GroupsSet(texts, drawn.source, notes)
 
 
+def set_player_groups(session: Session, game: Game, table: int, entered: Sequence[str], actor: str,
+                      reason: str | None = None) -> GroupsSet:
+    """Blind variant (A 8.4): the 15 groups one player composed, checked as the arbiter's would be
+    (every problem named at once) and kept on the player's seat; once entered, fixed when that player
+    has a slip (a slip was judged against them)."""
+    require_kind(game, "anticipation", "round groups --table")
+    if game.variant != BLIND:
+        raise WorkflowError(f"game {game.id} is not blind: its groups are the game's (`round groups --set`)")
+    player = session.scalar(select(Player).where(Player.game_id == game.id, Player.table_no == table))
+    if player is None:
+        raise WorkflowError(f"table {table} is not seated in game {game.id}")
+    if player.groups and session.scalar(select(Slip.id).where(Slip.game_id == game.id, Slip.table_no == table,
+                                                              Slip.state == "filed")) is not None:
+        raise WorkflowError(f"table {table} has slips filed already; its groups can no longer change")
+    pack = load_pack(game.rules)
+    try:
+        groups = parse_groups(list(entered), pack, classic_rules(pack, lexicon_of(game, pack)), f"--table {table} --set")
+    except AnticipationInputError as exc:
+        raise WorkflowError(str(exc)) from exc
+    texts = ["".join(g) for g in groups.groups]
+    before = {"groups": player.groups}
+    player.groups = texts
+    _label_blind_groups(game)
+    record(session, actor, Change("player.groups", "player", table, before=before, after={"groups": texts},
+                                  reason=reason or "composed by the player (A 8.4)"), game.id)
+    return GroupsSet(tuple(texts), "entered")
+
+
+def _label_blind_groups(game: Game) -> None:
+    """A blind game's own groups are its labels `G1`…`G15` (the sheet and the rounds name them);
+    the letters are each player's."""
+    if not game.groups:
+        game.groups = [f"G{n}" for n in range(1, GROUP_COUNT + 1)]
+
+
+def blind_groups(session: Session, game: Game) -> dict[int, list[str]]:
+    """Each seated player's own groups in a blind game; every player must have handed them in."""
+    seats = session.scalars(select(Player).where(Player.game_id == game.id).order_by(Player.table_no))
+    out = {p.table_no: list(p.groups or []) for p in seats}
+    missing = [t for t, g in out.items() if not g]
+    if missing:
+        raise WorkflowError(f"blind game {game.id}: no groups yet for tables {', '.join(map(str, missing))} "
+                            f"(`round groups --table N --set ...`, A 8.4)")
+    return out
+
+
 def stored_groups(game: Game) -> GroupSet:
     if not game.groups:
         raise WorkflowError(f"game {game.id}: no groups yet (`fluturas round groups --draw` or --set)")
@@ -101,6 +151,8 @@ def set_order(session: Session, game: Game, actor: str, entered: Sequence[int] |
     left, A 5.3; `through` reveals only the first rounds, the same ones the full draw gives),
     or entered by the arbiter as the lots come out (a prefix may be entered and extended)."""
     require_kind(game, "anticipation", "round order")
+    if game.variant == BLIND:
+        _label_blind_groups(game)
     groups = stored_groups(game)
     if entered is None:
         if game.draw_seed is None:

@@ -8,7 +8,8 @@ definition of `corrector/anticipation/case.schema.json` (the judge's own).
 
 Scanned: the scanner's `fluturas.reading/1` record of the `anticipatie-v1` slip
 (templates/anticipatie.json), from an image `round scan` reads or a readings .jsonl. TUR, MASA,
-POZ/DEPUNERE/PUNCTE 1 and 2, TOTAL, ANULEZ TURUL and VERIFICARE become the same slip form,
+POZ/DEPUNERE/PUNCTE 1 and 2, TOTAL, ANULEZ TURUL, VERIFICARE and CUVÂNT DE VERIFICAT (the word to
+check, `verify_words`; absent from the slip when the box is empty) become the same slip form,
 always with `moves`. Each field is read as a duplicate slip's is (`readings.read_field`: the
 scanner's calibrated `accepted`, else the threshold); a field that is not sure is listed in
 `unsure` and sends the slip to review, never guessed. A box the scanner saw empty is a blank
@@ -40,6 +41,7 @@ from ..store import Store
 
 IDENTITY_KEYS = ("source", "sha256", "slip_index")
 TEMPLATE = "anticipatie"  # templates/anticipatie.json, any version
+WORDS_FIELD = "verificare_cuvinte"  # the form's box for an adjacent word to verify (A 5.3 "Verificare")
 MOVE_FIELDS = (("position", "poz_{}", False), ("word", "depunere_{}", False), ("score", "puncte_{}", True))
 
 
@@ -73,12 +75,14 @@ def parse_anticipation_record(record: Any, where: str, threshold: float, base: P
 
 
 def parse_anticipation_scan(record: dict[str, Any], where: str, threshold: float,
-                            base: Path | None = None) -> AnticipationReading:
+                            base: Path | None = None, template: str = TEMPLATE,
+                            kind: str = "anticipation") -> AnticipationReading:
     """A scanner record of the anticipation slip → reading, each unsure field named in `unsure`
-    (TUR and MASA as `round` and `table`, the rest by the template's field names)."""
+    (TUR and MASA as `round` and `table`, the rest by the template's field names). The tactic slip
+    (`tactic-v1`, D 8.6) has the same two moves and total and is read here too (`template`)."""
     if record.get("error"):
         raise ReadingError(f"{where}: {record.get('source', 'the file')} could not be read: {record['error']}")
-    check_template(record, where, TEMPLATE, "anticipation")
+    check_template(record, where, template, kind)
     fields = {str(k).lower(): v for k, v in record["fields"].items()}
     unsure: list[str] = []
     confidences: list[float] = []
@@ -114,10 +118,21 @@ def parse_anticipation_scan(record: dict[str, Any], where: str, threshold: float
     verify = take("verificare").value is not None
     slip = {"table": values["table"], "round": values["round"], "moves": moves, "total": total,
             "cancel_round": cancel.value or None, "verify": verify}
+    if not _blank(fields.get(WORDS_FIELD)):  # the word written after "Verificare" (RULES.md §7)
+        word = take(WORDS_FIELD, required=True).value
+        slip["verify_words"] = [word] if word else []
     return AnticipationReading(source=slip_source(record, where, base), slip_index=slip_identity(record, where),
                                sha256=content_hash(record, base), values=values, jokers=(),
                                confidence=min(confidences) if confidences else None,
                                unsure=tuple(dict.fromkeys(unsure)), raw=record, slip=slip)
+
+
+def parse_tactic_record(record: Any, where: str, threshold: float, base: Path | None = None) -> AnticipationReading:
+    """A tactic slip (D 8.6): the scanner's `tactic-v1` record, or a typed one (`table`, `round`,
+    `moves`, `total`, checked against the same slip schema)."""
+    if isinstance(record, dict) and isinstance(record.get("fields"), dict):
+        return parse_anticipation_scan(record, where, threshold, base, "tactic", "tactic")
+    return parse_anticipation_reading(record, where, threshold, base)
 
 
 def _blank(item: Any) -> bool:

@@ -119,7 +119,7 @@ def top(board_path: Path, rack: str, rules_name: str, words: Path | None, as_jso
 @click.command()
 @click.option("--seed", required=True, type=int, help="Seed of the draws; the same seed gives the same game.")
 @click.option("--variant", default="classic", show_default=True,
-              help="classic, top, completiv, eliptic, super_joker, metagrama (D 8).")
+              help="classic, top, completiv, eliptic, super_joker, metagrama, tactic (D 8).")
 @click.option("--rules", "rules_name", default="ro", show_default=True, help="Rule pack name or pack.toml path.")
 @click.option("--words", type=click.Path(path_type=Path), help="Word list (default: the bundled demo list, not LOC).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
@@ -127,12 +127,12 @@ def simulate(seed: int, variant: str, rules_name: str, words: Path | None, as_js
     """Play a whole duplicate game by tops (RULES.md §5-6) and print the game log."""
     import random
 
-    from corrector.game.gamemaster import GameMaster
+    from corrector.game.tacticmaster import master_for
     from corrector.rulepack import load_pack
 
     pack = load_pack(rules_name)
     lexicon, label = _load_words(words, pack)
-    game = GameMaster(pack, lexicon, variant, random.Random(seed), seed=seed).run()
+    game = master_for(pack, lexicon, variant, random.Random(seed), seed=seed).run()
     if as_json:
         emit_json({**game.to_json(), "lexicon": label})
         return

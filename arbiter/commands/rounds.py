@@ -73,19 +73,25 @@ def round_set_top(move, number, db, game_id, actor) -> None:
 @round_.command("groups")
 @click.option("--draw", "draw", is_flag=True, help="Draw the 15 groups from the game's seed (A 5.2.d–e).")
 @click.option("--set", "entered", help="The arbiter's 15 groups, comma-separated, group 1 first ('?' = joker).")
+@click.option("--table", type=int, help="Blind variant (A 8.4): the groups this table's player composed (with --set).")
 @click.option("--reason", help="Why (kept in the audit log).")
 @store_options
-def round_groups(draw, entered, reason, db, game_id, actor) -> None:
-    """Anticipation: set the game's 15 groups, drawn or entered (RULES.md §7, A 5.2)."""
-    from arbiter.anticipation.letters import set_groups
+def round_groups(draw, entered, table, reason, db, game_id, actor) -> None:
+    """Anticipation: set the game's 15 groups, drawn or entered (RULES.md §7, A 5.2); in a blind
+    game, each player's own (A 8.4)."""
+    from arbiter.anticipation.letters import set_groups, set_player_groups
     from arbiter.errors import WorkflowError
     from arbiter.games import get_game
 
-    if draw == (entered is not None):
-        raise WorkflowError("choose --draw or --set GROUPS")
+    if draw == (entered is not None) or (table is not None and draw):
+        raise WorkflowError("choose --draw or --set GROUPS (--table N takes --set)")
     texts = None if draw else [t.strip() for t in entered.split(",")]
     with open_db(db).session() as s:
-        done = set_groups(s, get_game(s, game_id), actor, texts, reason)
+        g = get_game(s, game_id)
+        if table is not None:
+            done = set_player_groups(s, g, table, texts, actor, reason)
+        else:
+            done = set_groups(s, g, actor, texts, reason)
     for number, letters in enumerate(done.groups, start=1):
         click.echo(f"group {number:>2}: {letters}")
     for note in done.notes:
@@ -153,7 +159,12 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
         click.echo(f"new slip: {new.source} ({new.values.get('position')} {new.values.get('word')} {new.values.get('score')})")
         return click.prompt("keep which", type=click.Choice(["old", "new"]))
 
-    readings = list(collect_readings(paths, threshold, reader))
+    if g.variant == "tactic":  # D 8.6: the two-move slip
+        from arbiter.anticipation.slips import parse_tactic_record
+
+        readings = list(collect_readings(paths, threshold, reader, parse_tactic_record))
+    else:
+        readings = list(collect_readings(paths, threshold, reader))
     counts: dict[str, int] = {}
     queued = []
     with click.progressbar(readings, label=f"round {rno}: filing slips", file=sys.stderr) as bar:
@@ -238,4 +249,19 @@ def round_close(number, db, game_id, actor) -> None:
         click.echo(line)
 
 
-COMMANDS = [round_]
+@click.command("status")
+@click.option("--round", "number", type=int, help="Round (default: the newest).")
+@store_options
+def status(number, db, game_id, actor) -> None:
+    """Where the game stands: the round, its group and top, the slips filed / decided / in review /
+    without a table / missing, and the board as text."""
+    from arbiter.games import get_game
+    from arbiter.status import game_status
+
+    with open_db(db).session() as s:
+        lines = game_status(s, get_game(s, game_id), number).lines()
+    for line in lines:
+        click.echo(line)
+
+
+COMMANDS = [round_, status]

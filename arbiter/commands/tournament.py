@@ -74,12 +74,17 @@ def players_import(path, encoding, replace, db, game_id, actor) -> None:
 @click.option("--out", type=click.Path(path_type=Path), default=Path("out/demo"), show_default=True)
 @click.option("--rounds", type=click.IntRange(1, 30), default=None, help="Rounds to play (default: samples/game.json).")
 @click.option("--reader", default="cnn", show_default=True, help="Handwriting reader for the scanned slips (cnn, tesseract).")
-def demo(out, rounds, reader) -> None:
+@click.option("--seed", type=int, default=None, help="Seed of the draws and the players' slips (default: samples/game.json).")
+@click.option("--players", type=click.IntRange(1, 200), default=None, help="Players seated (default: samples/players.csv).")
+@click.option("--mistakes", type=click.FloatRange(0.0, 1.0), default=None,
+              help="Share of slips written with a mistake (default: samples/game.json).")
+def demo(out, rounds, reader, seed, players, mistakes) -> None:
     """Play the sample tournament end to end: a simulated game, its slips rendered as scanned pages,
     read by the scanner, corrected, reviewed, closed, and the sheet written."""
     from arbiter.demo import DemoOptions, run_demo
 
-    for line in run_demo(out, options=DemoOptions.from_sample(rounds=rounds, reader=reader)):
+    options = DemoOptions.from_sample(rounds=rounds, reader=reader, seed=seed, players=players, mistake_rate=mistakes)
+    for line in run_demo(out, options=options):
         click.echo(line)
     click.echo(f"open it in a browser: fluturas serve --db {out / 'demo.db'}, then http://127.0.0.1:8000/ "
                f"(queue, round, hall, results; pictures of each in docs/screenshots/)")

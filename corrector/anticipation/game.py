@@ -83,6 +83,8 @@ class AnticipationGame:
     slips: tuple[AnticipationSlip, ...]
     player_groups: Mapping[int, GroupSet] = field(default_factory=dict)
     disciplinary: tuple[tuple[int, int], ...] = ()  # (table, round)
+    cheating: Mapping[int, int] = field(default_factory=dict)  # table -> round eliminated (D 7.1.3)
+    appeals: tuple[tuple[int, int, str], ...] = ()  # (table, round, action): A 6.5 upheld
 
     @property
     def rounds(self) -> int:

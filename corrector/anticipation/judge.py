@@ -76,4 +76,6 @@ def load_game(case: dict[str, Any], base: Path = Path("."), source: str = "<case
         pack, words, variant, groups, order,
         tuple(Player(p["table"], p["name"]) for p in case["players"]),
         tuple(_slip(s) for s in case["slips"]), player_groups,
-        tuple((d["table"], d["round"]) for d in case.get("disciplinary", ())))
+        tuple((d["table"], d["round"]) for d in case.get("disciplinary", ()) if not d.get("cheating")),
+        {d["table"]: d["round"] for d in case.get("disciplinary", ()) if d.get("cheating")},
+        tuple((a["table"], a["round"], a["action"]) for a in case.get("appeals", ())))

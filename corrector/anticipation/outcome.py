@@ -114,6 +114,7 @@ class RoundRuling:
     declared_total: int | None = None
     cancellation: CancellationRequest | None = None
     verification: VerificationAnswer | None = None
+    appeals: tuple[str, ...] = ()  # A 6.5 actions upheld on this round (cancel_warning, cancel_penalty)
 
     @property
     def score(self) -> int:
@@ -129,6 +130,7 @@ class RoundRuling:
                 "round": self.cancellation.cancelled_round, "applied": self.cancellation.applied,
                 "note": self.cancellation.note},
             "verification": None if self.verification is None else self.verification.to_json(),
+            "appeals": list(self.appeals),
         }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from corrector.board import Board
 from corrector.judging.decision import _WARNING_ORDER, Decision, RoundContext, apply_warnings, decide_move, incorrect
@@ -105,6 +105,17 @@ def _play_slip(aslip: AnticipationSlip, rnd: int, numbers: tuple[int, ...], stat
     return out
 
 
+def _expected_total(moves: Sequence[MoveRuling], aslip: AnticipationSlip) -> int:
+    """The round total a player who added up right writes (A 5.3, A 6.2.d: "greșeala de calcul"
+    of the total): each legal move's true score, and an incorrect move's score as the slip declares
+    it. **Decision:** an incorrect move has no score to miscalculate (A 6.1: it scores 0, and its
+    declared score earns no warning, as in duplicate and for a single move); the total is checked
+    for the player's own addition only, so it is not warned for the incorrect move a second time."""
+    written = aslip.slip.moves
+    return sum(m.decision.score if m.decision.legal else (written[m.slot - 1].score or 0)
+               if m.slot <= len(written) else 0 for m in moves)
+
+
 def _slip_warnings(moves: Sequence[MoveRuling], aslip: AnticipationSlip, rnd: int,
                    pack: RulePack) -> tuple[tuple[WarningKind, ...], tuple[WarningKind, ...]]:
     """(counted, waived). A 6.2: one warning per slip — over both moves of round 1 and the round
@@ -112,7 +123,7 @@ def _slip_warnings(moves: Sequence[MoveRuling], aslip: AnticipationSlip, rnd: in
     `one_warning_per_slip_multi_move` policy is off, when each move and the total count."""
     legal = [m for m in moves if m.decision.legal]
     per_move = [tuple(w for w in (m.decision.warning, *m.decision.waived) if w) for m in legal]
-    total_wrong = bool(legal) and rnd == 1 and aslip.slip.total != sum(m.decision.score for m in legal)
+    total_wrong = bool(legal) and rnd == 1 and aslip.slip.total != _expected_total(moves, aslip)
     found = {w for ws in per_move for w in ws} | ({WarningKind.SCORE_WRONG} if total_wrong else set())
     ordered = tuple(w for w in _WARNING_ORDER if w in found)
     if pack.policies.one_warning_per_slip_multi_move:
@@ -133,7 +144,8 @@ def replay_player(game: AnticipationGame, player: Player) -> PlayerResult:
     slips = game.slips_of(player.table)
     stock = vowel_stock(groups, pack) if game.variant is Variant.AVOCALIC else Counter()
     state = _PlayerState(game, pack, groups, [], stock)
-    disc = disciplinary([rnd for table, rnd in game.disciplinary if table == player.table], pack.sanctions)
+    disc = disciplinary([rnd for table, rnd in game.disciplinary if table == player.table], pack.sanctions,
+                        game.cheating.get(player.table))  # D 7.1.3: eliminated at once
     result = PlayerResult(player.table, player.name, [], disciplinary=disc)
     for rnd in range(1, game.rounds + 1):
         numbers = game.round_groups(rnd)
@@ -151,12 +163,30 @@ def replay_player(game: AnticipationGame, player: Player) -> PlayerResult:
             ruling.status = RoundStatus.DROPPED_OUT  # A 8.2: no bingo this round
             result.dropped_out_in = rnd
         result.rounds.append(ruling)
+    _apply_appeals(result, game)
     apply_penalty_caps(state.moves, pack.sanctions)
     if game.variant is Variant.AVOCALIC:
         result.vowel_stock_left = {k: v for k, v in sorted(stock.items()) if v > 0}
     result.warning_charges = charge_warnings(
         [(r.round, w) for r in result.rounds for w in r.warnings], pack.sanctions)
     return result
+
+
+def _apply_appeals(result: PlayerResult, game: AnticipationGame) -> None:
+    """A 6.5: contestations upheld on a round's technical warning or technical penalty. The
+    warning is no longer counted (it stays listed as waived); the penalty is lifted from the
+    round's moves (the A 6.3 cap is computed after). Recorded on the round as `appeals`."""
+    for table, rnd, action in game.appeals:
+        if table != result.table or not 1 <= rnd <= len(result.rounds):
+            continue
+        ruling = result.rounds[rnd - 1]
+        if action == "cancel_warning":
+            ruling.waived, ruling.warnings = ruling.warnings + ruling.waived, ()
+        else:
+            for m in ruling.moves:
+                if m.decision.penalty is not None:
+                    m.decision = replace(m.decision, penalty=None, credited=m.decision.score)
+        ruling.appeals += (action,)
 
 
 def _play_round(aslip: AnticipationSlip, rnd: int, numbers: tuple[int, ...], state: _PlayerState) -> RoundRuling:

@@ -72,6 +72,14 @@ def check_game_log(game: GameLog, pack: RulePack, lexicon: Any, rules: Duplicate
         if total != r.cumulative:
             problems.append(f"{where}: cumulative {r.cumulative}, the moves add up to {total}")
         leave = Counter(use.leave)
+    problems += _check_end(game, board, total, full, pack, rules, finished)
+    return problems
+
+
+def _check_end(game: GameLog, board: Board, total: int, full: Counter[str], pack: RulePack, rules: DuplicateRules,
+               finished: bool) -> list[str]:
+    """Totals, the tile set and the D 5.3.8 end, for every variant."""
+    problems: list[str] = []
     if total != game.total:
         problems.append(f"total {game.total}, the moves add up to {total}")
     if board.tile_counts() + Counter(game.stock_left) != full:
@@ -86,3 +94,77 @@ def check_game_log(game: GameLog, pack: RulePack, lexicon: Any, rules: Duplicate
         elif game.end_reason != END_NO_MOVE:
             problems.append(f"the game did not end (end reason {game.end_reason})")
     return problems
+
+
+def check_tactic_log(game: GameLog, pack: RulePack, lexicon: Any, rules: DuplicateRules,
+                     finished: bool = True) -> list[str]:
+    """`check_game_log` for a tactic game (D 8.6): each round's two groups keep their own last
+    leave (unless given up) and hold a vowel and a consonant when the stock allows it; each move is
+    legal on the board the one before it leaves, uses only its own group and scores as logged; the
+    round scores the sum; totals, end and tile set as for the other variants."""
+    problems: list[str] = []
+    variant = rules.variant(game.variant)
+    board = Board()
+    full = Bag.full(pack.tiles).counts()
+    total = 0
+    leaves: Counter[str] = Counter()
+    for r in game.rounds:
+        where = f"round {r.round}"
+        stock = stock_beside(board, pack.tiles)
+        labels = r.group.split(" / ")
+        groups = [[ch for ch in label if ch != "+"] for label in labels]
+        kept = Counter(ch for label in labels if "+" in label for ch in label.split("+")[0])
+        if not r.rejected and kept != leaves:
+            problems.append(f"{where}: kept {''.join(kept.elements()) or '-'} but the last leaves were "
+                            f"{''.join(leaves.elements()) or '-'}")
+        in_groups = Counter(ch for g in groups for ch in g)
+        if in_groups - stock:
+            problems.append(f"{where}: groups {r.group} hold letters not in the stock")
+            break
+        bag = stock - in_groups
+        for label, group in zip(labels, groups):
+            judge = variant.draw_rule_for(r.round, rules.draw).judge(pack.tiles, max(variant.drawn, len(group)))
+            problem = judge(group, Bag(pack.tiles, bag))
+            if problem is not None:
+                problems.append(f"{where}: group {label} breaks {problem.article}: {problem.message()}")
+        if not r.parts or len({p.group_index for p in r.parts}) != len(r.parts):
+            problems.append(f"{where}: a tactic round plays one move per group")
+            break
+        round_score = 0
+        leaves = Counter(in_groups)
+        for part in r.parts:
+            try:
+                move = Move(parse_frs(part.position), pack.tiles.parse_word(part.word))
+            except NotationError as exc:
+                problems.append(f"{where}: {exc}")
+                return problems
+            placed = place_move(board, move, pack)
+            if not isinstance(placed, Placement):
+                problems.append(f"{where}: {move}: {placed}")
+                return problems
+            if placed.score != part.score:
+                problems.append(f"{where}: {move} scores {placed.score}, the log says {part.score}")
+            missing = [w.text for w in placed.words if w.text not in lexicon]
+            if missing:
+                problems.append(f"{where}: {move}: not in the word list: {', '.join(missing)}")
+            use = use_rack(variant, groups[part.group_index], {}, [t for _, _, t in placed.new_tiles])
+            if not isinstance(use, RackUse):
+                problems.append(f"{where}: {move}: {use} (group {labels[part.group_index]})")
+                return problems
+            apply_placement(board, placed)
+            round_score += placed.score
+            leaves -= Counter(use.from_group)
+        if round_score != r.score:
+            problems.append(f"{where}: the round scores {r.score}, its moves add up to {round_score}")
+        total += round_score
+        if total != r.cumulative:
+            problems.append(f"{where}: cumulative {r.cumulative}, the moves add up to {total}")
+    problems += _check_end(game, board, total, full, pack, rules, finished)
+    return problems
+
+
+def check_any_game_log(game: GameLog, pack: RulePack, lexicon: Any, rules: DuplicateRules,
+                       finished: bool = True) -> list[str]:
+    """The check that fits the game's variant (tactic or one group a round)."""
+    check = check_tactic_log if rules.variant(game.variant).groups == 2 else check_game_log
+    return check(game, pack, lexicon, rules, finished)

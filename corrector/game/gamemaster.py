@@ -65,9 +65,27 @@ class RoundLog:
     given_up: str                   # letters swapped back into the stock (metagramă)
     leave: str                      # letters kept for the next round
     bingo: bool
+    parts: tuple["MovePart", ...] = ()  # tactic (D 8.6): the two moves, in the order played
 
     def to_json(self) -> dict[str, Any]:
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+        out = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+        if not self.parts:
+            del out["parts"]
+        return out
+
+
+@dataclass(frozen=True)
+class MovePart:
+    """One move of a tactic round (D 8.6): which group (0 = the first drawn), its label, the move,
+    its score and the letters that group keeps."""
+
+    group_index: int
+    group: str
+    position: str
+    word: str
+    score: int
+    leave: str
+    bingo: bool
 
 
 @dataclass(frozen=True)
@@ -101,7 +119,87 @@ def default_top_function() -> TopFunction:
     return top_moves
 
 
-class GameMaster:
+class MasterState:
+    """What every game master shares: the board, the bag, the round counter, the log, how the
+    game ends (D 5.3.8) and the tile check. Subclasses say what `stock()` holds."""
+
+    def _start(self, pack: RulePack, lexicon: Any, rules: DuplicateRules, rng: random.Random | None,
+               seed: int | None) -> None:
+        self.pack = pack
+        self.lexicon = lexicon
+        self.rules = rules
+        self.seed = seed
+        self.rng = rng if rng is not None else random.Random(seed)
+        self.board = Board()
+        self.bag = Bag.full(pack.tiles)
+        self.round = 0
+        self.cumulative = 0
+        self.logs: list[RoundLog] = []
+        self.end_reason: str | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.end_reason is not None
+
+    def stock(self) -> Counter[str]:
+        raise NotImplementedError
+
+    def tiles_conserved(self) -> bool:
+        """Board + bag + group(s) hold exactly the tile set (100 tiles for Romanian)."""
+        return self.board.tile_counts() + self.stock() == Bag.full(self.pack.tiles).counts()
+
+    def _can_go_on(self) -> bool:
+        """D 5.3.8 before a draw: False (and the game ended) when the stock cannot give a group."""
+        if self._setup is not None:
+            raise GameError(f"round {self.round} has no continuation yet")
+        if self.over:
+            return False
+        end = self.rules.end
+        if not stock_can_continue(self.stock().elements(), self.pack.tiles, end.min_vowels, end.min_consonants):
+            self.end_reason = END_STOCK
+            return False
+        self.round += 1
+        return True
+
+    def _current(self):
+        if self._setup is None:
+            raise GameError("no round in progress: call next_round() first")
+        return self._setup
+
+    def play_round(self) -> RoundLog | None:
+        """Draw, then play the top; None when the game is over (D 5.3.8, or no legal move)."""
+        if self.next_round() is None:
+            return None
+        if not self.tops():
+            self.end_reason = END_NO_MOVE
+            self._keep_all()  # the letters stay in the stock
+            self._setup = None
+            return None
+        return self.play_continuation("top")
+
+    def run(self) -> GameLog:
+        """Play the whole game by tops."""
+        while self.play_round() is not None:
+            pass
+        return self.game_log()
+
+    def game_log(self) -> GameLog:
+        stock = sort_letters(self.stock().elements(), self.pack.tiles)
+        info = getattr(self.lexicon, "info", None)
+        return GameLog(
+            variant=self.variant.name,
+            rules=self.pack.name,
+            lexicon=getattr(info, "label", type(self.lexicon).__name__),
+            rounds=tuple(self.logs),
+            total=self.cumulative,
+            end_reason=self.end_reason or "in_progress",
+            stock_left="".join(stock),
+            tiles_conserved=self.tiles_conserved(),
+            seed=self.seed,
+        )
+
+
+class GameMaster(MasterState):
     """Runs one duplicate game. `rng` makes the draws (never the global generator; built from
     `seed` when not given; `seed` is also recorded in the log); `top_fn` is
     `corrector.words.movegen.top_moves` unless another is given."""
@@ -109,54 +207,29 @@ class GameMaster:
     def __init__(self, pack: RulePack, lexicon: Any, variant: str | Variant = "classic",
                  rng: random.Random | None = None, top_fn: TopFunction | None = None,
                  rules: DuplicateRules | None = None, seed: int | None = None) -> None:
-        self.pack = pack
-        self.lexicon = lexicon
-        self.rules = rules or load_duplicate_rules(pack)
+        self._start(pack, lexicon, rules or load_duplicate_rules(pack), rng, seed)
         self.variant = variant if isinstance(variant, Variant) else self.rules.variant(variant)
         if self.variant.groups != 1:
-            raise GameError(f"variant {self.variant.name} ({self.variant.article}): two groups a round "
-                            "are not run by the game master yet")
-        self.seed = seed
-        self.rng = rng if rng is not None else random.Random(seed)
+            raise GameError(f"variant {self.variant.name} ({self.variant.article}): two groups a round; "
+                            "use corrector.game.tacticmaster.TacticGameMaster (or master_for)")
         self.top_fn = top_fn or default_top_function()
-        self.board = Board()
-        self.bag = Bag.full(pack.tiles)
         self.kept: tuple[str, ...] = ()
-        self.round = 0
-        self.cumulative = 0
-        self.logs: list[RoundLog] = []
-        self.end_reason: str | None = None
         self._setup: RoundSetup | None = None
         self._tops: list[Candidate] | None = None
 
     # --- state ------------------------------------------------------------------------------
-
-    @property
-    def over(self) -> bool:
-        return self.end_reason is not None
 
     def stock(self) -> Counter[str]:
         """Every letter not on the board: bag + group (or the kept letters between rounds)."""
         held = self._setup.group if self._setup else self.kept
         return self.bag.counts() + Counter(held)
 
-    def tiles_conserved(self) -> bool:
-        """Board + bag + group hold exactly the tile set (100 tiles for Romanian)."""
-        return self.board.tile_counts() + self.stock() == Bag.full(self.pack.tiles).counts()
-
     # --- a round ----------------------------------------------------------------------------
 
     def next_round(self) -> RoundSetup | None:
         """Draw the next group (D 5.3.1-5.3.2), or end the game and return None (D 5.3.8)."""
-        if self._setup is not None:
-            raise GameError(f"round {self.round} has no continuation yet")
-        if self.over:
+        if not self._can_go_on():
             return None
-        end = self.rules.end
-        if not stock_can_continue(self.stock().elements(), self.pack.tiles, end.min_vowels, end.min_consonants):
-            self.end_reason = END_STOCK
-            return None
-        self.round += 1
         size = max(self.variant.drawn, len(self.kept))
         judge = self.variant.draw_rule_for(self.round, self.rules.draw).judge(self.pack.tiles, size)
         draw = draw_group(self.bag, self.kept, size, judge, self.rng, self.rules.draw.max_redraws)
@@ -169,11 +242,6 @@ class GameMaster:
             announcement=tuple(draw_text(self.round, draw, self.pack.tiles, self.rules.letter_names)),
         )
         self._tops = None
-        return self._setup
-
-    def _current(self) -> RoundSetup:
-        if self._setup is None:
-            raise GameError("no round in progress: call next_round() first")
         return self._setup
 
     def tops(self) -> list[Candidate]:
@@ -253,37 +321,8 @@ class GameMaster:
         self.logs.append(log)
         return log
 
-    def play_round(self) -> RoundLog | None:
-        """Draw, then play the top; None when the game is over (D 5.3.8, or no legal move)."""
-        if self.next_round() is None:
-            return None
-        if not self.tops():
-            self.end_reason = END_NO_MOVE
-            self.kept = self._current().group
-            self._setup = None
-            return None
-        return self.play_continuation("top")
-
-    def run(self) -> GameLog:
-        """Play the whole game by tops."""
-        while self.play_round() is not None:
-            pass
-        return self.game_log()
-
-    def game_log(self) -> GameLog:
-        stock = sort_letters(self.stock().elements(), self.pack.tiles)
-        info = getattr(self.lexicon, "info", None)
-        return GameLog(
-            variant=self.variant.name,
-            rules=self.pack.name,
-            lexicon=getattr(info, "label", type(self.lexicon).__name__),
-            rounds=tuple(self.logs),
-            total=self.cumulative,
-            end_reason=self.end_reason or "in_progress",
-            stock_left="".join(stock),
-            tiles_conserved=self.tiles_conserved(),
-            seed=self.seed,
-        )
+    def _keep_all(self) -> None:
+        self.kept = self._current().group
 
 
 def placement_keys(placement: Placement) -> list[str]:

@@ -18,7 +18,7 @@ from corrector.judging.sanctions import disciplinary
 from corrector.judging.standings import standings
 from corrector.judging.result import GameResult, RoundResult
 from corrector.judging.tactic import decide_tactic
-from corrector.judging.topfinder import top_move
+from corrector.judging.topfinder import tactic_top, top_move
 from corrector.game.variants import load_duplicate_rules
 
 
@@ -75,9 +75,12 @@ def _contexts(case: Case, rnd: RoundInput, board: Board) -> list[RoundContext]:
 def _play_round(case: Case, rnd: RoundInput, board: Board, stopped: dict[int, int]) -> RoundResult:
     contexts = _contexts(case, rnd, board)
     ctx = contexts[0]
-    if case.variant == "tactic":
-        if rnd.continuation is None or len(rnd.continuation) != 2:
-            raise CaseError(f"{rnd.where}: key 'continuation': a tactic round needs its two moves, in order")
+    if case.variant == "tactic" and rnd.continuation is None:
+        played = list(tactic_top(contexts[0], contexts[1], rnd.where))  # D 8.6: the best pair
+        top = sum(p.score for p in played)
+    elif case.variant == "tactic":
+        if len(rnd.continuation) != 2:
+            raise CaseError(f"{rnd.where}: key 'continuation': a tactic round needs its two moves, in order, or 'top'")
         first, second = _tactic_continuation(case, rnd, board, contexts)
         played, top = [first, second], first.score + second.score
     elif rnd.continuation is None:

@@ -171,3 +171,37 @@ def test_A_6_6_equal_totals_share_the_higher_place(ro, words):
     slips = [slip(t, 1, move("H8", "CASE", 8), total=8) for t in (1, 2)] + [slip(3, 1, move("H8", "AS", 4), total=4)]
     result = correct(ro, words, *slips, players=3)
     assert [result.player(t).rank for t in (1, 2, 3)] == [1, 1, 3]
+
+
+def test_A_6_2_d_an_incorrect_second_move_does_not_make_the_total_a_warning(ro, words):
+    """RULES.md §7 and A 5.3 / A 6.2.d: the warning is for a calculation error ("greșeala de
+    calcul") of a move's score or of the total. An incorrect move scores 0 and its declared score
+    earns no warning (D 6.1 / A 6.1, as in duplicate and for a single anticipation move); a total
+    that adds up the written scores is the player's right addition and earns none either."""
+    both = correct(ro, words, slip(1, 1, move("H8", "AS", 4), move("8G", "CASAX", 6), total=10))
+    rnd = both.player(1).rounds[0]
+    assert [m.decision.legal for m in rnd.moves] == [True, False]
+    assert rnd.score == 4 and rnd.warnings == () and rnd.waived == ()
+    single = correct(ro, words, slip(1, 1, move("8G", "CASAX", 6), total=6))
+    assert single.player(1).rounds[0].warnings == ()
+    misadded = correct(ro, words, slip(1, 1, move("H8", "AS", 4), move("8G", "CASAX", 6), total=11))
+    assert misadded.player(1).rounds[0].warnings == (WarningKind.SCORE_WRONG,)  # the addition itself is wrong
+
+
+def test_A_6_5_upheld_appeals_lift_a_rounds_warning_or_penalty(ro, words):
+    """A 6.5: contestations on technical warnings and penalties. The penalty of round 2 (inverted
+    signs, capped at 5) is lifted: 8 + 5; the round-1 total warning no longer counts (it stays waived)."""
+    from dataclasses import replace
+
+    from corrector.anticipation.replay import replay_player
+
+    slips = (slip(1, 1, move("H8", "CASE", 8), total=9), slip(1, 2, move("G9", "LAC", 5)))
+    plain = game(ro, words, standard_groups(ro, words), *slips)
+    before = replay_player(plain, plain.players[0])
+    assert before.total == 8 and before.rounds[0].warnings == (WarningKind.SCORE_WRONG,)
+    appealed = replace(plain, appeals=((1, 2, "cancel_penalty"), (1, 1, "cancel_warning")))
+    after = replay_player(appealed, appealed.players[0])
+    assert after.total == 8 + 5 and after.rounds[1].moves[0].penalty_points == 0
+    assert after.rounds[0].warnings == () and after.rounds[0].waived == (WarningKind.SCORE_WRONG,)
+    assert [r.appeals for r in after.rounds[:2]] == [("cancel_warning",), ("cancel_penalty",)]
+    assert after.rounds[1].to_json()["appeals"] == ["cancel_penalty"]

@@ -138,3 +138,28 @@ def test_an_unsure_field_or_a_partial_move_sends_the_slip_to_review():
                                                                       ("poz_1", "depunere_1", "puncte_1")}}},
                                     "p.png", 0.95)
     assert blank.unsure == ("moves",)
+
+
+def test_the_word_to_verify_is_read_from_its_own_box(tmp_path):
+    """RULES.md §7 "Verificare" with an adjacent word listed: the form's CUVÂNT DE VERIFICAT box,
+    drawn by the scanner's renderer and read by the real scanner, gives `verify_words`; the other
+    boxes read as before (the new box moves none of them)."""
+    from scanner import ScanOptions, scan_paths
+    from scanner.synth.slip import PageStyle, SlipStyle, render_page, render_slip
+    from scanner.template import load_template
+
+    slip = {"table": 2, "round": 2, "position": "J7", "word": "LAC", "score": 3, "verify": True}
+    values, jokers = _boxes(slip)
+    values["verificare_cuvinte"] = "CASE"
+    rng = np.random.default_rng(5)
+    from scanner.synth import fonts
+
+    hand = SlipStyle(fonts=[p for p in fonts.resolve(fonts.CALIBRATION).paths if "dkg" in p.name])  # as tests/scanner
+    image = render_slip(load_template("anticipatie"), values, rng, hand, jokers=jokers)
+    path = tmp_path / "verify.png"
+    cv2.imwrite(str(path), render_page([image], rng, PageStyle(quarter_turns=(0,))))
+    [record] = [r.to_dict() for r in scan_paths([path], ScanOptions())]
+    reading = parse_anticipation_scan(record, str(path), 0.95)
+    assert reading.content()["verify_words"] == ["CASE"]  # read right (sure or not: unsure goes to review)
+    for key, value in _as_scanned(slip).items():  # every other box: read right, or sent to review
+        assert reading.content()[key] == value or reading.unsure

@@ -116,3 +116,22 @@ def test_arbiter_corrections_are_kept_for_the_reader(demo):
     for path in samples:
         with np.load(path) as d:
             assert len(d["cells"]) == len(str(d["truth"]))
+
+
+def test_demo_options_give_another_game(tmp_path):
+    """`fluturas demo --seed 7 --players 5 --mistakes 0.5`: another draw, five seats, its own slips."""
+    from click.testing import CliRunner
+
+    from cli import main
+
+    out = tmp_path / "other"
+    model = Path(__file__).resolve().parents[2] / "scanner" / "models" / "reader.onnx"
+    if not model.is_file():
+        pytest.skip(f"{model}: the scanner's reader model is not in this tree")
+    result = CliRunner().invoke(main, ["demo", "--out", str(out), "--rounds", "1", "--seed", "7", "--players", "5",
+                                       "--mistakes", "0.5"])
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "5 players seated" in text and "draws from seed 7" in text
+    assert len(sheet_totals(out / "demo.xlsx")) == 5
+    assert sheet_totals(out / "demo.xlsx") == judge_totals(out / "demo.db")
