@@ -13,7 +13,6 @@ from sqlalchemy.orm import Session
 from corrector.board import Board
 from corrector.errors import NotationError
 from corrector.placement import Move, Placement, apply_placement, place_move
-from corrector.judging.rack import take_from_rack
 from corrector.reasons import Violation
 from corrector.rulepack import RulePack, load_pack
 
@@ -196,13 +195,13 @@ def continuation_moves(board: Board, text: str, pack: RulePack, number: int) -> 
     has two: 'H4 MODEL; 8D CASA', D 8.6). The board itself is not changed."""
     work, out = board.copy(), []
     for part in text.split(";"):
-        placed = _place(work, part.strip(), pack, number)
+        placed = place_continuation(work, part.strip(), pack, number)
         apply_placement(work, placed)
         out.append(placed)
     return out
 
 
-def _place(board: Board, text: str, pack: RulePack, number: int) -> Placement:
+def place_continuation(board: Board, text: str, pack: RulePack, number: int) -> Placement:
     try:
         move = Move.parse(text, pack)
     except NotationError as exc:
@@ -212,29 +211,3 @@ def _place(board: Board, text: str, pack: RulePack, number: int) -> Placement:
     if isinstance(placed, Violation):
         raise WorkflowError(f"round {number}: continuation {text!r} is not legal: {placed.message()}")
     return placed
-
-
-def set_continuation(session: Session, game: Game, rnd: Round, text: str, actor: str,
-                     equal_tops: list[str] | None = None, notices: list[str] | None = None) -> int:
-    """Record the continuation move (D 5.3.7), scored by the one scorer on the round's board
-    and checked against the group; a tactic round's two moves (D 8.6) by `tops.tactic_continuation`.
-    Returns its score."""
-    pack = load_pack(game.rules)
-    if game.variant == "tactic":
-        from .tops import tactic_continuation
-
-        score = tactic_continuation(session, game, rnd, text).score
-    else:
-        placed = _place(board_before(session, game, rnd.number, pack), text, pack, rnd.number)
-        leave = take_from_rack(pack.tiles.parse_rack(rnd.rack), [t for _r, _c, t in placed.new_tiles])
-        if isinstance(leave, Violation):
-            raise WorkflowError(f"round {rnd.number}: continuation {text!r}: {leave.message()}")
-        score = placed.score
-    before = {"continuation": rnd.continuation, "top_score": rnd.top_score}
-    rnd.continuation, rnd.top_score = text, score
-    rnd.equal_tops = list(equal_tops or [])
-    rnd.notices = list(notices or [])
-    record(session, actor, Change("round.continuation", "round", rnd.number, before=before,
-                                  after={"continuation": text, "top_score": score,
-                                         "equal_tops": rnd.equal_tops}), game.id)
-    return score

@@ -18,11 +18,14 @@ from corrector.words.movegen import top_moves
 from corrector.rulepack import RulePack, load_pack
 from corrector.tiles import JOKER
 from corrector.game.variants import load_duplicate_rules
+from corrector.judging.rack import take_from_rack
+from corrector.reasons import Violation
 
 from exitcodes import FluturasError
 
+from .audit import Change, record
 from .errors import WorkflowError
-from .games import board_before
+from .games import board_before, place_continuation
 from .models import Game, Round
 
 
@@ -104,12 +107,34 @@ def round_tops(session: Session, game: Game, rnd: Round, chosen: str | None = No
     return RoundTops(tuple(tops), retained, flags, others)
 
 
+def set_continuation(session: Session, game: Game, rnd: Round, text: str, actor: str,
+                     equal_tops: list[str] | None = None, notices: list[str] | None = None) -> int:
+    """Record the continuation move (D 5.3.7), scored by the one scorer on the round's board
+    and checked against the group; a tactic round's two moves (D 8.6) by `tactic_continuation`.
+    Returns its score."""
+    pack = load_pack(game.rules)
+    if game.variant == "tactic":
+        score = tactic_continuation(session, game, rnd, text).score
+    else:
+        placed = place_continuation(board_before(session, game, rnd.number, pack), text, pack, rnd.number)
+        leave = take_from_rack(pack.tiles.parse_rack(rnd.rack), [t for _r, _c, t in placed.new_tiles])
+        if isinstance(leave, Violation):
+            raise WorkflowError(f"round {rnd.number}: continuation {text!r}: {leave.message()}")
+        score = placed.score
+    before = {"continuation": rnd.continuation, "top_score": rnd.top_score}
+    rnd.continuation, rnd.top_score = text, score
+    rnd.equal_tops = list(equal_tops or [])
+    rnd.notices = list(notices or [])
+    record(session, actor, Change("round.continuation", "round", rnd.number, before=before,
+                                  after={"continuation": text, "top_score": score,
+                                         "equal_tops": rnd.equal_tops}), game.id)
+    return score
+
+
 def retain_continuation(session: Session, game: Game, rnd: Round, move: str, actor: str) -> tuple[int, RoundTops]:
     """Record the continuation: "top" takes the game master's choice, a written move ('H4 MODEL')
     the arbiter's (D 5.3.7: "alegerea ... este la aprecierea arbitrului"). The round's top score,
     the other tops and the flags to announce are stored with it. Returns the move's score."""
-    from .games import set_continuation
-
     found = round_tops(session, game, rnd, None if move.strip().lower() == "top" else move)
     if move.strip().lower() == "top":
         if found.retained is None:
