@@ -1,13 +1,13 @@
 """Read every field of a rectified slip: drop out the boxes, cut cells, find jokers, classify, decode."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from scanner import glyph
 from scanner.grammar import decode
-from scanner.marks import find_marks, is_ticked
+from scanner.marks import find_marks, is_ticked, tick_score
 from scanner.reader import Reader
 from scanner.reading import CharReading, FieldReading
 from scanner.template import Field, Rect, Template
@@ -26,6 +26,7 @@ class Cut:
     image: np.ndarray  # normalised 32x32
     ink: float
     joker: str | None
+    marks: dict[str, float] = field(default_factory=dict)  # confidence of each mark kind tested
 
 
 PAPER = 255.0  # paper level after glyph.flatten
@@ -50,25 +51,25 @@ def cut_field(gray: np.ndarray, f: Field, s: float) -> list[Cut]:
     letters = f.grammar.kind == "letters"
     for i, box in enumerate(f.boxes):
         crop, inner = _crop(gray, box, s, MARGIN_MM if letters else 0.0)
-        joker = None
+        joker, scores = None, {}
+        if f.ticks:
+            tick, _ = _crop(gray, f.ticks[i], s, -INSET_MM)
+            scores["tick"] = tick_score(tick, PAPER)
         if float((crop < INK_GREY).mean()) < EMPTY_INK / 4:  # blank paper: skip the costly steps
-            if f.ticks:
-                tick, _ = _crop(gray, f.ticks[i], s, -INSET_MM)
-                joker = "tick" if tick.size and is_ticked(tick, PAPER) else None
-            out.append(Cut(f, i, np.zeros((glyph.INPUT_SIZE, glyph.INPUT_SIZE), np.float32), 0.0, joker))
+            joker = "tick" if scores.get("tick", 0.0) > 0.5 else None
+            out.append(Cut(f, i, np.zeros((glyph.INPUT_SIZE, glyph.INPUT_SIZE), np.float32), 0.0, joker, scores))
             continue
         if letters:
             marks = find_marks(crop, inner, s, PAPER)
             crop, joker = marks.cleaned, marks.kind
+            scores.update(marks.scores)
         bx, by, bw, bh = inner
         k = INSET_MM * s
         cell = crop[int(by + k):int(by + bh - k), int(bx + k):int(bx + bw - k)]
         g = glyph.normalise(cell, PAPER)
-        if f.ticks and joker is None:
-            tick, _ = _crop(gray, f.ticks[i], s, -INSET_MM)
-            if tick.size and is_ticked(tick, PAPER):
-                joker = "tick"
-        out.append(Cut(f, i, g.image, g.ink, joker))
+        if joker is None and scores.get("tick", 0.0) > 0.5:
+            joker = "tick"
+        out.append(Cut(f, i, g.image, g.ink, joker, scores))
     return out
 
 
@@ -107,7 +108,8 @@ def read_fields(slip_bgr: np.ndarray, t: Template, reader: Reader, px_per_mm: fl
         chars = []
         for c, pr in zip(fc, p):
             top = np.argsort(-pr)[:TOP_K]
-            chars.append(CharReading([(reader.classes[j], float(pr[j])) for j in top], c.ink, c.joker))
+            chars.append(CharReading([(reader.classes[j], float(pr[j])) for j in top], c.ink, c.joker,
+                                     [float(v) for v in pr], dict(c.marks)))
         jokers = [k for k, c in enumerate(fc) if c.joker]
         conf = dec.confidence * (0.5 if "faint_or_doubtful_box" in warnings else 1.0)
         accepted = dec.valid and bool(fc) and conf >= reader.threshold and "gap_between_written_boxes" not in warnings
