@@ -62,6 +62,7 @@ class Tally:
     real_digits_right: int = 0
     jokers: dict = field(default_factory=lambda: {way: [0, 0] for way in MARK_WAYS})  # way -> [found, total]
     joker_false: int = 0
+    false_kinds: dict = field(default_factory=lambda: {"circle": 0, "dot": 0, "tick": 0})
     phantoms: int = 0  # boxes left empty but read as written
     forms: dict = field(default_factory=lambda: {ch: [0, 0] for ch in FORM_NAMES})  # char -> [right, total]
     wrong_examples: list = field(default_factory=list)
@@ -102,6 +103,9 @@ def score_slip(tally: Tally, truth: dict, jokers: dict, marks: dict, reading, re
                 tally.jokers[way][1] += 1
                 tally.jokers[way][0] += i in got and i < len(f.chars) and f.chars[i].joker == mark_kind(way)
         tally.joker_false += len(got - want)
+        for i in got - want:
+            if i < len(f.chars) and f.chars[i].joker in tally.false_kinds:
+                tally.false_kinds[f.chars[i].joker] += 1
         all_right &= got == want
     tally.slips_right += all_right
 
@@ -231,7 +235,7 @@ def _report(tally: Tally, seconds: float, threshold: float, args) -> None:
           f"{pct(tally.accepted_wrong, tally.accepted)} ({tally.accepted_wrong})")
     for way, (found, total) in tally.jokers.items():
         print(f"mark {way:<16}   found {found}/{total} ({pct(found, total)})")
-    print(f"false marks         {tally.joker_false}")
+    print(f"false marks         {tally.joker_false} ({', '.join(f'{k} {n}' for k, n in tally.false_kinds.items())})")
     print(f"phantom letters     {tally.phantoms}")
     for ch, (right, total) in tally.forms.items():
         print(f"form {FORM_NAMES[ch]:<16}   right {right}/{total} ({pct(right, total)})")

@@ -100,26 +100,33 @@ def draw_circle(ink: np.ndarray, way: str, box: Rect, letter: Written, s: float,
     elif way == "circle_crossing":  # the ring crosses the box lines at least on its long sides
         axes = (max(axes[0], bw / 2 + pen + rng.uniform(0.2, 1.0) * s), max(axes[1], bh / 2 + pen * 0.5))
     elif way == "circle_open":
-        sweep = rng.uniform(250, 320) * np.sign(sweep)
-    elif way == "circle_offcentre":
-        shift = rng.uniform(0.5, 1.2) * s
+        sweep = rng.uniform(290, 330) * np.sign(sweep)
+    elif way == "circle_offcentre":  # the same ring moved 0.4-1 mm: on one side it comes close to the letter or touches it
+        shift = rng.uniform(0.4, 1.0) * s
         theta = rng.uniform(0, 2 * np.pi)
         centre = (centre[0] + shift * np.cos(theta), centre[1] + shift * np.sin(theta))
-        axes = (axes[0] + shift * rng.uniform(0.3, 0.8), axes[1] + shift * rng.uniform(0.3, 0.8))
     _draw_polyline(ink, _ring_points(centre, axes, angle, start, sweep, rng), pen)
 
 
 def draw_dot(ink: np.ndarray, way: str, box: Rect, letter: Written, s: float, rng: np.random.Generator,
              pen: int) -> None:
-    """A dot at the lower right of the letter: apart from it (the old rule) or touching its last stroke."""
-    radius = max(pen * 1.2, rng.uniform(0.38, 0.58) * s)
-    ys, xs = np.nonzero(letter.cell > 0.3)
+    """A dot at the lower right of the letter: apart from it (the old rule) or touching its last stroke.
+
+    A dot is a blob pressed with the pen that wrote the letter: clearly wider than the letter's strokes.
+    """
+    written = (letter.cell > 0.3).astype(np.uint8)
+    half_stroke = float(np.percentile(cv2.distanceTransform(written, cv2.DIST_L2, 3)[written > 0], 90)) if written.any() else 0.0
+    radius = max(pen * 1.2, rng.uniform(0.45, 0.65) * s, rng.uniform(2.0, 2.6) * half_stroke)
+    ys, xs = np.nonzero(written)
     if way == "dot_touching" and len(xs):
-        # the ink point furthest towards the lower right, then the dot just beyond it, overlapping the stroke
-        k = int(np.argmax(xs + ys))
-        theta = rng.uniform(0.1, 0.4) * np.pi
-        d = radius * rng.uniform(0.3, 0.9)
-        cx, cy = letter.origin[0] + xs[k] + d * np.cos(theta), letter.origin[1] + ys[k] + d * np.sin(theta)
+        # from the lower-right corner of the letter towards its nearest ink, until the dot overlaps the stroke
+        corner = np.array([xs.max(), ys.max()], np.float64) + rng.uniform(0, 0.3, 2) * radius
+        ink_pts = np.stack([xs, ys], axis=1)
+        p = ink_pts[int(np.argmin(((ink_pts - corner) ** 2).sum(axis=1)))]
+        u = (corner - p) / max(1e-6, float(np.hypot(*(corner - p))))
+        if not u.any():
+            u = np.array([np.sqrt(0.5), np.sqrt(0.5)])
+        cx, cy = np.array(letter.origin, np.float64) + p + u * radius * rng.uniform(0.4, 0.9)
     else:
         cx, cy = (box.x + box.w - rng.uniform(0.7, 1.3)) * s, (box.y + box.h - rng.uniform(0.7, 1.4)) * s
     shift = 4
