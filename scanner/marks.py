@@ -85,16 +85,18 @@ def find_ring(ink: np.ndarray, centre: tuple[float, float], guesses: list, s: fl
     radius = int(np.hypot(*ink.shape))
     polar = cv2.warpPolar(ink.astype(np.uint8), (radius, DIRECTIONS), centre, radius,
                           cv2.INTER_NEAREST | cv2.WARP_POLAR_LINEAR)
-    rows, r_in, r_out = _runs(polar > 0)
     theta = np.arange(DIRECTIONS) * 2 * np.pi / DIRECTIONS
     units = np.stack([np.cos(theta), np.sin(theta)], axis=1)
     p0 = np.array(centre, np.float64)
-    keep = (r_out > 0.8 * s) & (r_in < _to_border(p0, units, ink.shape)[rows] - 1)  # not the letter's centre, not off the crop
+    # samples beyond the crop's edge are undefined: blank them
+    polar[np.arange(radius)[None, :] >= _to_border(p0, units, ink.shape)[:, None] - 1] = 0
+    rows, r_in, r_out = _runs(polar > 0)
+    keep = r_out > 0.8 * s  # the letter's centre is no ring
     rows, r_in, r_out = rows[keep], r_in[keep], r_out[keep]
     if len(rows) < 5:
         return Ring(0.0, None)
     length = r_out - r_in
-    pen = float(np.median(length[length <= np.percentile(length, 50)])) if len(length) else 3.0
+    pen = float(np.sort(length)[len(length) // 4])  # the median of the thinner half: a pen line
     # where the ring crosses or touches a letter the run holds both: the ring may be at either end of it
     long = length > pen + 3
     rows = np.concatenate([rows, rows[long], rows[long]])
@@ -116,7 +118,8 @@ def find_ring(ink: np.ndarray, centre: tuple[float, float], guesses: list, s: fl
         picked = None
         for tol in (0.25, 0.15, 0.12):
             picked = select(ellipse, tol)
-            if picked is None:
+            if picked is None or len(picked[0]) < 0.5 * DIRECTIONS:  # nothing like a ring near this guess
+                picked = None
                 break
             ellipse = cv2.fitEllipse((p0 + units[rows[picked[0]]] * mid[picked[0], None]).astype(np.float32))
         picked = select(ellipse, 0.12) if picked is not None else None
@@ -124,6 +127,8 @@ def find_ring(ink: np.ndarray, centre: tuple[float, float], guesses: list, s: fl
             ring = _judge(ink, p0, ellipse, rows[picked[0]], mid[picked[0]], picked[1], pen, s)
             if ring.score > best.score:
                 best = ring
+            if best.score >= 0.8:
+                break
     return best
 
 
@@ -156,11 +161,29 @@ def _judge(ink: np.ndarray, p0: np.ndarray, ellipse, dirs: np.ndarray, r: np.nda
     apart = letter & ~near
     rows_apart = np.nonzero(apart.any(axis=1))[0]
     extent = (rows_apart.max() - rows_apart.min() + 1) / max(w, h) if len(rows_apart) else 0.0
-    touching = float((letter & near).sum()) / max(1, int(letter.sum()))
-    holds_letter = extent >= LETTER_EXTENT and apart.sum() >= LETTER_AREA_MM2 * s * s and touching <= 0.3
+    contact = letter & near
+    touching = float(contact.sum()) / max(1, int(letter.sum()))
+    holds_letter = (extent >= LETTER_EXTENT and apart.sum() >= LETTER_AREA_MM2 * s * s and touching <= 0.3
+                    and not _spans(letter, contact, ellipse))
     if not holds_letter:
         return Ring(0.25 * score, None)
     return Ring(score, erase if score > DECIDE else None)
+
+
+def _spans(letter: np.ndarray, contact: np.ndarray, ellipse) -> bool:
+    """The largest piece inside the loop meets it on opposite sides: a stroke of the letter itself (the
+    bar of a slashed O), not a letter inside a ring, which touches a ring drawn off-centre on one side."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(letter.astype(np.uint8), connectivity=8)
+    if n <= 1 or not contact.any():
+        return False
+    main = labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    m, parts, _, centres = cv2.connectedComponentsWithStats((contact & main).astype(np.uint8), connectivity=8)
+    if m <= 2:
+        return False
+    (cx, cy), _, _ = ellipse
+    angles = np.arctan2(centres[1:, 1] - cy, centres[1:, 0] - cx)
+    gaps = np.abs(np.angle(np.exp(1j * (angles[:, None] - angles[None, :]))))
+    return bool(gaps.max() > np.radians(120))
 
 
 def _ring_score(cover: float, fit: float) -> float:
@@ -209,11 +232,20 @@ def find_dot(ink: np.ndarray, box: tuple[float, float, float, float], s: float,
     sub = dt[y0:y1, x0:x1]
     iy, ix = np.unravel_index(int(np.argmax(sub)), sub.shape)
     cy, cx, r = y0 + iy, x0 + ix, float(sub[iy, ix])
-    gy, gx = np.mgrid[0:ink.shape[0], 0:ink.shape[1]]
-    disk = (gx - cx) ** 2 + (gy - cy) ** 2 <= (r + 1.5) ** 2
-    others = dt[ink & ((gx - cx) ** 2 + (gy - cy) ** 2 > (2 * r + 2) ** 2)]
-    stroke = float(np.percentile(others, 90)) if others.size else 1.0  # the letter's thickest strokes
-    score = float(np.clip(0.5 + (r / max(stroke, 1.0) - DOT_RATIO) / 0.6, 0.0, 1.0))
+    if r < 0.2 * s:
+        return 0.0, None
+    gy, gx = np.ogrid[0:ink.shape[0], 0:ink.shape[1]]
+    d2 = (gx - cx) ** 2 + (gy - cy) ** 2
+    disk = d2 <= (r + 1.5) ** 2
+    others = dt[ink & (d2 > (2 * r + 2) ** 2)]
+    stroke = float(np.partition(others, int(0.9 * (len(others) - 1)))[int(0.9 * (len(others) - 1))]) if others.size else 1.0
+    stroke = max(stroke, 1.0)  # the half-width of the letter's thickest strokes
+    score = float(np.clip(0.5 + (r / stroke - DOT_RATIO) / 0.6, 0.0, 1.0))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(u8, connectivity=8)
+    c = labels[cy, cx]
+    alone = n > 2 and stats[c, cv2.CC_STAT_AREA] < stats[1:, cv2.CC_STAT_AREA].max()
+    if score <= 0.3 and not alone:
+        return score, None
     # a dot is round: its core (farther than 0.65 r from the paper) is a small disk, not a stroke
     _, core = cv2.connectedComponents((dt >= 0.65 * r).astype(np.uint8), connectivity=8)
     core_area = int((core == core[cy, cx]).sum())
@@ -235,15 +267,11 @@ def find_dot(ink: np.ndarray, box: tuple[float, float, float, float], s: float,
     if len(lx) and (cx - bx < lx.min() + 0.55 * (lx.max() - lx.min()) or cy - by < ly.min() + 0.55 * (ly.max() - ly.min())):
         score = min(score, 0.3)
     # a small blob apart from the letter (the old rule), whatever the letter's pen
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(u8, connectivity=8)
-    c = labels[cy, cx]
-    if n > 2 and c and stats[c, cv2.CC_STAT_AREA] < stats[1:, cv2.CC_STAT_AREA].max():
+    if alone:
         x, y, w, h, area = stats[c]
         solid = area >= 0.6 * w * h and r >= 1.25 * stroke  # a filled blob, not a piece of a broken stroke
         if 0.12 * s * s <= area <= 4.5 * s * s and 0.6 <= w / max(h, 1) <= 1.6 and solid:
             score, disk = max(score, 0.9), labels == c
-    if r < 0.2 * s:
-        score = min(score, 0.2)
     return score, (disk & ink) if score > DECIDE else None
 
 
