@@ -24,7 +24,9 @@ DIRECTIONS = 64  # rays of the polar search
 CIRCLE_COVER = 0.75  # share of directions a ring must cover, at confidence 0.5 (an open ring leaves a gap)
 CIRCLE_FIT = 0.065  # median distance of the runs to the fitted ellipse, relative to its radius
 LETTER_EXTENT = 0.35  # height of the ink inside the ring, relative to the ring's height
+LETTER_MM = 2.6  # least height of the ink inside the ring to count as a letter (the tail of a Q is shorter)
 LETTER_AREA_MM2 = 1.0  # least ink inside the ring to count as a letter
+LETTER_OFFSET = 0.4  # farthest the letter's centre may lie from the ring's, relative to its radius
 DOT_RATIO = 1.75  # a dot's radius against the half-width of the letter's thickest strokes, at confidence 0.5
 DOT_SURE = 2.2  # a blob this much wider than the strokes is a dot wherever strokes leave it
 DOT_CORE = 2.5  # largest core of a dot, against the core of a perfect disk
@@ -160,14 +162,27 @@ def _judge(ink: np.ndarray, p0: np.ndarray, ellipse, dirs: np.ndarray, r: np.nda
     near = cv2.dilate(erase.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
     apart = letter & ~near
     rows_apart = np.nonzero(apart.any(axis=1))[0]
-    extent = (rows_apart.max() - rows_apart.min() + 1) / max(w, h) if len(rows_apart) else 0.0
+    height = rows_apart.max() - rows_apart.min() + 1 if len(rows_apart) else 0
+    extent = height / max(w, h)
     contact = letter & near
     touching = float(contact.sum()) / max(1, int(letter.sum()))
-    holds_letter = (extent >= LETTER_EXTENT and apart.sum() >= LETTER_AREA_MM2 * s * s and touching <= 0.3
-                    and not _spans(letter, contact, ellipse))
+    holds_letter = (extent >= LETTER_EXTENT and height >= LETTER_MM * s and apart.sum() >= LETTER_AREA_MM2 * s * s and touching <= 0.3
+                    and _centred(apart, ellipse) and not _spans(letter, contact, ellipse))
     if not holds_letter:
         return Ring(0.25 * score, None)
     return Ring(score, erase if score > DECIDE else None)
+
+
+def _centred(apart: np.ndarray, ellipse) -> bool:
+    """The ink inside lies around the loop's centre, as a letter in a ring does (a ring drawn off-centre
+    moves it by a fraction of the radius), not in one corner of it like the tail of a Q."""
+    ys, xs = np.nonzero(apart)
+    if not len(xs):
+        return False
+    (cx, cy), (w, h), angle = ellipse
+    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    dx, dy = xs.mean() - cx, ys.mean() - cy
+    return bool(np.hypot((c * dx + s * dy) / (w / 2), (-s * dx + c * dy) / (h / 2)) <= LETTER_OFFSET)
 
 
 def _spans(letter: np.ndarray, contact: np.ndarray, ellipse) -> bool:
