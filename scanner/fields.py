@@ -17,6 +17,7 @@ EMPTY_INK = 0.012  # inked share of a box below which it is empty
 DOUBTFUL_INK = 0.03  # between the two: read, but flagged
 INSET_MM = 0.45  # box border trimmed off before reading
 MARGIN_MM = 2.6  # context kept around a letter box to see a ring drawn around the letter or the box
+TICK_CONTEXT_MM = 1.5  # around a tick-box: enough to see that a stroke crossing it belongs to something else
 FOREIGN_SHARE = 0.2  # ink whose stroke lies mostly in other boxes (a neighbour's ring, an overrun) is theirs
 TOP_K = 3
 
@@ -137,8 +138,9 @@ def cut_field(work: np.ndarray, f: Field, s: float) -> list[Cut]:
     else:
         jokers, scores = [None] * len(f.boxes), [{} for _ in f.boxes]
     for i, tick in enumerate(f.ticks):
-        crop, _ = _crop(work, tick, s, -INSET_MM)
-        scores[i]["tick"] = tick_score(crop, PAPER)
+        crop, inner = _crop(work, tick, s, TICK_CONTEXT_MM)
+        k = INSET_MM * s
+        scores[i]["tick"] = tick_score(crop, PAPER, (inner[0] + k, inner[1] + k, inner[2] - 2 * k, inner[3] - 2 * k))
         if jokers[i] is None and scores[i]["tick"] > DECIDE:
             jokers[i] = "tick"
     out = []

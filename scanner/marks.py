@@ -24,11 +24,13 @@ DIRECTIONS = 64  # rays of the polar search
 CIRCLE_COVER = 0.75  # share of directions a ring must cover, at confidence 0.5 (an open ring leaves a gap)
 CIRCLE_FIT = 0.065  # median distance of the runs to the fitted ellipse, relative to its radius
 LETTER_EXTENT = 0.35  # height of the ink inside the ring, relative to the ring's height
+JOINED_SURE = 0.7  # confidence a ring needs when the letter inside touches it
 LETTER_MM = 2.6  # least height of the ink inside the ring to count as a letter (the tail of a Q is shorter)
 LETTER_AREA_MM2 = 1.0  # least ink inside the ring to count as a letter
 LETTER_OFFSET = 0.4  # farthest the letter's centre may lie from the ring's, relative to its radius
 DOT_RATIO = 1.75  # a dot's radius against the half-width of the letter's thickest strokes, at confidence 0.5
 DOT_SURE = 2.2  # a blob this much wider than the strokes is a dot wherever strokes leave it
+DOT_OUTSIDE = 0.2  # share of a dot touching the letter that lies outside the letter's outline
 DOT_CORE = 2.5  # largest core of a dot, against the core of a perfect disk
 TICK_INK = 0.06  # inked share of a tick-box's centre that counts as ticked
 DECIDE = 0.5
@@ -168,6 +170,13 @@ def _judge(ink: np.ndarray, p0: np.ndarray, ellipse, dirs: np.ndarray, r: np.nda
     touching = float(contact.sum()) / max(1, int(letter.sum()))
     holds_letter = (extent >= LETTER_EXTENT and height >= LETTER_MM * s and apart.sum() >= LETTER_AREA_MM2 * s * s and touching <= 0.3
                     and _centred(apart, ellipse) and not _spans(letter, contact, ellipse))
+    if holds_letter and score < JOINED_SURE:
+        # the letter inside is joined to the loop: a ring drawn touching it, or a letter's own bowl with
+        # a stroke inside (the curled tail of a Q); only a clearly drawn ring is taken
+        n, pieces, stats, _ = cv2.connectedComponentsWithStats(apart.astype(np.uint8), connectivity=8)
+        main = pieces == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))  # the letter, not a neighbour's stroke
+        labels = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)[1]
+        holds_letter = not np.intersect1d(labels[main], labels[erase]).size
     if not holds_letter:
         return Ring(0.25 * score, None)
     return Ring(score, erase if score > DECIDE else None)
@@ -277,10 +286,17 @@ def find_dot(ink: np.ndarray, box: tuple[float, float, float, float], s: float,
     junction = len(starts) > 2 or around.mean() > 0.4 or (len(starts) == 2 and _arcs_apart(around, starts) < np.radians(75))
     if junction and r < DOT_SURE * stroke:
         score = min(score, 0.3)  # a crossing, or the vertex of a V, N, W (two strokes leaving side by side)
-    # ... and it sits at the lower right of the letter, not at a junction in its middle (the vertex of a V)
+    # ... and it sits at the lower right of the letter, not at a junction in its middle (the vertex of a V),
+    # sticking out of the letter's outline (the tail of a Q crossing its bowl does not)
     ly, lx = np.nonzero((ink & ~disk)[int(by):int(by + bh), int(bx):int(bx + bw)])
     if len(lx) and (cx - bx < lx.min() + 0.55 * (lx.max() - lx.min()) or cy - by < ly.min() + 0.55 * (ly.max() - ly.min())):
         score = min(score, 0.3)
+    if len(lx) >= 3 and not alone:
+        hull = np.zeros(ink.shape, np.uint8)
+        cv2.fillConvexPoly(hull, cv2.convexHull(np.stack([lx + int(bx), ly + int(by)], axis=1).astype(np.int32)), 1)
+        blob = disk & ink
+        if (blob & ~hull.astype(bool)).sum() < DOT_OUTSIDE * blob.sum():
+            score = min(score, 0.3)
     # a small blob apart from the letter (the old rule), whatever the letter's pen
     if alone:
         x, y, w, h, area = stats[c]
@@ -338,16 +354,26 @@ def find_marks(gray: np.ndarray, box: tuple[float, float, float, float], px_per_
     return MarkResult(kind, cleaned, scores)
 
 
-def tick_score(gray: np.ndarray, paper: float | None = None) -> float:
-    """Confidence that a tick-box crop (inside its printed border) holds a deliberate mark: 0.5 at
-    TICK_INK. Only the box's centre counts, where a tick or a cross passes and an arc of a ring
-    drawn around the letter above does not."""
-    h, w = gray.shape[:2]
-    centre = gray[int(0.2 * h):int(0.8 * h) + 1, int(0.2 * w):int(0.8 * w) + 1]
+def tick_score(gray: np.ndarray, paper: float | None = None,
+               box: tuple[float, float, float, float] | None = None) -> float:
+    """Confidence that a tick-box holds a deliberate mark: 0.5 at TICK_INK of the box's centre inked.
+
+    `gray` is the box inside its printed border or, with `box` (its place in the crop), the box with
+    context around it: then a stroke that lies mostly outside the box, such as the arc of a ring drawn
+    around the letter above, does not count. Only the box's centre counts, where a tick or a cross passes.
+    """
+    ink = ink_map(gray, paper) > INK_LEVEL
+    if box is not None:
+        bx, by, bw, bh = box
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+        inside = np.bincount(labels[int(by):int(by + bh), int(bx):int(bx + bw)].ravel(), minlength=n)
+        ink = (inside >= 0.5 * stats[:, cv2.CC_STAT_AREA])[labels] & ink
+        ink = ink[int(by):int(by + bh), int(bx):int(bx + bw)]
+    h, w = ink.shape[:2]
+    centre = ink[int(0.2 * h):int(0.8 * h) + 1, int(0.2 * w):int(0.8 * w) + 1]
     if not centre.size:
         return 0.0
-    share = float((ink_map(centre, paper) > INK_LEVEL).mean())
-    return float(np.clip(share / (2 * TICK_INK), 0.0, 1.0))
+    return float(np.clip(float(centre.mean()) / (2 * TICK_INK), 0.0, 1.0))
 
 
 def is_ticked(gray: np.ndarray, paper: float | None = None) -> bool:
