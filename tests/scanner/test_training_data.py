@@ -59,3 +59,12 @@ def test_a_cell_that_lost_its_glyph_is_not_taught():
     dots = np.zeros_like(cell)
     dots[5:8, 5:8] = dots[20:23, 24:27] = 1.0
     assert not cells.legible(dots, mask)
+
+
+def test_the_committed_model_names_exactly_the_fonts_it_was_trained_on():
+    from scanner.reader import DEFAULT_MODEL, ReaderMeta, meta_path
+
+    recipe = ReaderMeta.load(meta_path(DEFAULT_MODEL)).recipe
+    assert recipe["fonts_train"] == fonts.split_entries(fonts.TRAIN)
+    assert not set(recipe["fonts_train"]) & set(fonts.split_entries(fonts.HELD_OUT))
+    assert not set(recipe["fonts_calibration"]) & set(fonts.split_entries(fonts.HELD_OUT))
