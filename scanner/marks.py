@@ -23,7 +23,7 @@ from scanner.glyph import INK_LEVEL, ink_map
 DIRECTIONS = 64  # rays of the polar search
 CIRCLE_COVER = 0.75  # share of directions a ring must cover, at confidence 0.5 (an open ring leaves a gap)
 CIRCLE_FIT = 0.065  # median distance of the runs to the fitted ellipse, relative to its radius
-LETTER_EXTENT = 0.28  # height of the ink inside the ring, relative to the ring's height
+LETTER_EXTENT = 0.35  # height of the ink inside the ring, relative to the ring's height
 JOINED_SURE = 0.7  # confidence a ring needs when the letter inside touches it
 LETTER_MM = 2.6  # least height of the ink inside the ring to count as a letter (the tail of a Q is shorter)
 LETTER_AREA_MM2 = 1.0  # least ink inside the ring to count as a letter
@@ -165,8 +165,7 @@ def _judge(ink: np.ndarray, p0: np.ndarray, ellipse, dirs: np.ndarray, r: np.nda
     apart = letter & ~near
     rows_apart = np.nonzero(apart.any(axis=1))[0]
     height = rows_apart.max() - rows_apart.min() + 1 if len(rows_apart) else 0
-    rows_letter = np.nonzero(letter.any(axis=1))[0]  # the letter's height counts its parts close to the ring too
-    extent = (rows_letter.max() - rows_letter.min() + 1) / max(w, h) if len(rows_apart) else 0.0
+    extent = height / max(w, h)
     contact = letter & near
     touching = float(contact.sum()) / max(1, int(letter.sum()))
     holds_letter = (extent >= LETTER_EXTENT and height >= LETTER_MM * s and apart.sum() >= LETTER_AREA_MM2 * s * s and touching <= 0.3
