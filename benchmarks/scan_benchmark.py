@@ -6,6 +6,11 @@ scan them through the real pipeline, and print accuracy, calibration and speed.
 
 Half of the slips write every digit with scikit-learn's real handwritten digits from the evaluation
 split load_digits[1300:] (never trained on nor calibrated on); the real-digit accuracy is measured on those.
+Joker marks are drawn in every way of scanner.synth.pen (circle around the box, around the letter,
+inside the box, across the box lines, open, off-centre; dot apart or touching; tick), each reported
+on its own; a share of 1 4 7 L Z is written in continental forms (crossed 7 and Z on the held-out
+hand's own glyphs, flagged 1, open-top 4, looped L from the held-out stroke drawings), and some
+letters run into the box lines.
 """
 from __future__ import annotations
 
@@ -23,7 +28,9 @@ from scanner.pipeline import scan_page  # noqa: E402
 from scanner.reader import make_reader  # noqa: E402
 from scanner.source import Page  # noqa: E402
 from scanner.synth import fonts  # noqa: E402
-from scanner.synth.slip import PageStyle, SlipStyle, render_page, render_slip  # noqa: E402
+from scanner.synth.pen import MARK_WAYS, mark_kind  # noqa: E402
+from scanner.synth.slip import PageStyle, SlipStyle, draw_slip, render_page  # noqa: E402
+from scanner.synth.strokes import FORM_NAMES  # noqa: E402
 from scanner.synth.values import random_values  # noqa: E402
 from scanner.template import load_template  # noqa: E402
 from scanner.train.cells import REAL_DIGIT_EVAL, load_real_digits, part_label  # noqa: E402
@@ -53,12 +60,15 @@ class Tally:
     cpu_seconds: float = 0.0
     real_digits: int = 0
     real_digits_right: int = 0
-    jokers: dict = field(default_factory=lambda: {"circle": [0, 0], "dot": [0, 0], "tick": [0, 0]})
+    jokers: dict = field(default_factory=lambda: {way: [0, 0] for way in MARK_WAYS})  # way -> [found, total]
     joker_false: int = 0
+    false_kinds: dict = field(default_factory=lambda: {"circle": 0, "dot": 0, "tick": 0})
+    phantoms: int = 0  # boxes left empty but read as written
+    forms: dict = field(default_factory=lambda: {ch: [0, 0] for ch in FORM_NAMES})  # char -> [right, total]
     wrong_examples: list = field(default_factory=list)
 
 
-def score_slip(tally: Tally, truth: dict, jokers: dict, marks: dict, reading, real: bool) -> None:
+def score_slip(tally: Tally, truth: dict, jokers: dict, marks: dict, reading, real: bool, forms: dict) -> None:
     tally.slips += 1
     all_right = True
     for name, text in truth.items():
@@ -79,14 +89,23 @@ def score_slip(tally: Tally, truth: dict, jokers: dict, marks: dict, reading, re
         if real and text.isdigit() and len(f.text) == len(text):
             tally.real_digits += len(text)
             tally.real_digits_right += sum(a == b for a, b in zip(text, f.text))
+        tally.phantoms += max(0, len(f.chars) - len(text))
+        if len(f.text) == len(text):
+            for i, ch in enumerate(text):
+                if forms.get((name, i)) == ch:
+                    tally.forms[ch][1] += 1
+                    tally.forms[ch][0] += f.text[i] == ch
         want = set(jokers.get(name, []))
         got = set(f.jokers)
         for i in want:
-            kind = marks.get((name, i))
-            if kind:
-                tally.jokers[kind][1] += 1
-                tally.jokers[kind][0] += i in got
+            way = marks.get((name, i))
+            if way:
+                tally.jokers[way][1] += 1
+                tally.jokers[way][0] += i in got and i < len(f.chars) and f.chars[i].joker == mark_kind(way)
         tally.joker_false += len(got - want)
+        for i in got - want:
+            if i < len(f.chars) and f.chars[i].joker in tally.false_kinds:
+                tally.false_kinds[f.chars[i].joker] += 1
         all_right &= got == want
     tally.slips_right += all_right
 
@@ -101,6 +120,9 @@ def main() -> int:
     ap.add_argument("--template", default="duplicat")
     ap.add_argument("--photo-share", type=float, default=0.25, help="pages captured as phone photos")
     ap.add_argument("--fonts", default="held_out", choices=["held_out", "calibration", "train"])
+    ap.add_argument("--continental-share", type=float, default=0.3,
+                    help="share of 1 4 7 L Z written in continental forms (held-out drawings)")
+    ap.add_argument("--overrun-share", type=float, default=0.1, help="share of letters running into the box lines")
     ap.add_argument("--finetune-demo", action="store_true",
                     help="simulate arbiter corrections on one held-out hand, fine-tune, and compare")
     args = ap.parse_args()
@@ -127,21 +149,23 @@ def run(args, reader, t, font_paths, seed: int, slips: int, real_share_pages: bo
         n = min(args.per_page, slips - p * args.per_page)
         real = real_share_pages and p % 2 == 0
         style = SlipStyle(fonts=list(font_paths), real_digits=digits, real_digit_labels=labels,
-                          real_digit_share=1.0 if real else 0.0)
-        truths, images, marks = [], [], []
+                          real_digit_share=1.0 if real else 0.0, continental_share=args.continental_share,
+                          continental_set="held_out", overrun_share=args.overrun_share)
+        truths, images, drawings = [], [], []
         for _ in range(n):
             values, jokers = random_values(t, rng)
-            kinds = {(f, i): ("circle", "dot", "tick")[rng.integers(3)] for f, idx in jokers.items() for i in idx}
-            images.append(render_slip(t, values, rng, style, jokers, marks=kinds))
+            ways = {(f, i): MARK_WAYS[rng.integers(len(MARK_WAYS))] for f, idx in jokers.items() for i in idx}
+            drawing = draw_slip(t, values, rng, style, jokers, marks=ways)
+            images.append(drawing.image)
             truths.append((values, jokers))
-            marks.append(kinds)
+            drawings.append(drawing)
         photo = rng.random() < args.photo_share
         page_img = render_page(images, rng, PageStyle(photo=photo, jpeg_quality=85 if photo else None))
         t0, c0 = time.perf_counter(), time.process_time()
         readings = scan_page(Page(Path(f"page{p}"), 1, page_img), reader, args.reader, (t,))
         scan_seconds += time.perf_counter() - t0
         tally.cpu_seconds += time.process_time() - c0
-        kept += _score_page(tally, readings, truths, marks, page_img.shape, n, real)
+        kept += _score_page(tally, readings, truths, drawings, page_img.shape, n, real)
     return tally, scan_seconds, kept
 
 
@@ -174,7 +198,7 @@ def finetune_demo(args) -> int:
     return 0
 
 
-def _score_page(tally, readings, truths, marks, shape, n, real):
+def _score_page(tally, readings, truths, drawings, shape, n, real):
     h, w = shape[:2]
     cols = 2 if n > 1 else 1
     rows = int(np.ceil(n / cols))
@@ -192,7 +216,7 @@ def _score_page(tally, readings, truths, marks, shape, n, real):
             tally.slips += 1
             tally.slips_missed += 1
             continue
-        score_slip(tally, values, jokers, marks[k], matched[k], real)
+        score_slip(tally, values, jokers, drawings[k].marks, matched[k], real, drawings[k].forms)
         kept += [(matched[k], name, text) for name, text in values.items() if text and name in matched[k].fields]
     return kept
 
@@ -209,9 +233,12 @@ def _report(tally: Tally, seconds: float, threshold: float, args) -> None:
     print(f"threshold           {threshold:.6f}")
     print(f"fields accepted     {pct(tally.accepted, tally.fields)}; errors among them "
           f"{pct(tally.accepted_wrong, tally.accepted)} ({tally.accepted_wrong})")
-    for kind, (found, total) in tally.jokers.items():
-        print(f"joker {kind:<6}        found {found}/{total}")
-    print(f"joker false marks   {tally.joker_false}")
+    for way, (found, total) in tally.jokers.items():
+        print(f"mark {way:<16}   found {found}/{total} ({pct(found, total)})")
+    print(f"false marks         {tally.joker_false} ({', '.join(f'{k} {n}' for k, n in tally.false_kinds.items())})")
+    print(f"phantom letters     {tally.phantoms}")
+    for ch, (right, total) in tally.forms.items():
+        print(f"form {FORM_NAMES[ch]:<16}   right {right}/{total} ({pct(right, total)})")
     print(f"speed               {tally.slips / seconds:.1f} slips/s wall (scan only, one process); "
           f"{tally.slips / max(tally.cpu_seconds, 1e-9):.1f} slips per CPU-second")
     for ex in tally.wrong_examples:

@@ -1,13 +1,14 @@
 """Read every field of a rectified slip: drop out the boxes, cut cells, find jokers, classify, decode."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from scanner import glyph
 from scanner.grammar import decode
-from scanner.marks import find_marks, is_ticked
+from scanner.marks import DECIDE, MarkResult, find_marks, is_ticked, tick_score
 from scanner.reader import Reader
 from scanner.reading import CharReading, FieldReading
 from scanner.template import Field, Rect, Template
@@ -15,7 +16,9 @@ from scanner.template import Field, Rect, Template
 EMPTY_INK = 0.012  # inked share of a box below which it is empty
 DOUBTFUL_INK = 0.03  # between the two: read, but flagged
 INSET_MM = 0.45  # box border trimmed off before reading
-MARGIN_MM = 1.6  # context kept around a letter box to see a circle drawn around it
+MARGIN_MM = 2.6  # context kept around a letter box to see a ring drawn around the letter or the box
+TICK_CONTEXT_MM = 1.5  # around a tick-box: enough to see that a stroke crossing it belongs to something else
+FOREIGN_SHARE = 0.2  # ink whose stroke lies mostly in other boxes (a neighbour's ring, an overrun) is theirs
 TOP_K = 3
 
 
@@ -26,6 +29,7 @@ class Cut:
     image: np.ndarray  # normalised 32x32
     ink: float
     joker: str | None
+    marks: dict[str, float] = field(default_factory=dict)  # confidence of each mark kind tested
 
 
 PAPER = 255.0  # paper level after glyph.flatten
@@ -37,38 +41,115 @@ def dropout(slip_bgr: np.ndarray) -> np.ndarray:
     return slip_bgr[:, :, 2] if slip_bgr.ndim == 3 else slip_bgr
 
 
-def _crop(gray: np.ndarray, r: Rect, s: float, pad: float) -> tuple[np.ndarray, tuple[float, float, float, float]]:
-    h, w = gray.shape
+def _window(shape: tuple[int, ...], r: Rect, s: float, pad: float) -> tuple[slice, slice]:
+    h, w = shape[:2]
     x0, y0 = max(0, int((r.x - pad) * s)), max(0, int((r.y - pad) * s))
     x1, y1 = min(w, int((r.x + r.w + pad) * s)), min(h, int((r.y + r.h + pad) * s))
-    return gray[y0:y1, x0:x1], (r.x * s - x0, r.y * s - y0, r.w * s, r.h * s)
+    return slice(y0, y1), slice(x0, x1)
 
 
-def cut_field(gray: np.ndarray, f: Field, s: float) -> list[Cut]:
-    """Normalised cells of one field; joker circles/dots found and erased on letter fields."""
-    out = []
-    letters = f.grammar.kind == "letters"
-    for i, box in enumerate(f.boxes):
-        crop, inner = _crop(gray, box, s, MARGIN_MM if letters else 0.0)
-        joker = None
-        if float((crop < INK_GREY).mean()) < EMPTY_INK / 4:  # blank paper: skip the costly steps
-            if f.ticks:
-                tick, _ = _crop(gray, f.ticks[i], s, -INSET_MM)
-                joker = "tick" if tick.size and is_ticked(tick, PAPER) else None
-            out.append(Cut(f, i, np.zeros((glyph.INPUT_SIZE, glyph.INPUT_SIZE), np.float32), 0.0, joker))
-            continue
-        if letters:
-            marks = find_marks(crop, inner, s, PAPER)
-            crop, joker = marks.cleaned, marks.kind
+def _crop(gray: np.ndarray, r: Rect, s: float, pad: float) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A view of the rect with `pad` mm around it, and the rect in the view's pixels."""
+    ys, xs = _window(gray.shape, r, s, pad)
+    return gray[ys, xs], (r.x * s - xs.start, r.y * s - ys.start, r.w * s, r.h * s)
+
+
+def _erase_marks(work: np.ndarray, f: Field, s: float) -> tuple[list[str | None], list[dict[str, float]]]:
+    """Find and erase (in `work`) the circles of a letter field's boxes, surest first, then the dots.
+
+    A ring drawn around one letter often crosses its neighbours: erasing the surest ring first and
+    looking again next to it keeps its arcs from being taken for a ring or a letter there.
+    """
+    jokers: list[str | None] = [None] * len(f.boxes)
+    scores: list[dict[str, float]] = [{} for _ in f.boxes]
+    found: dict[int, MarkResult] = {}
+    rings = np.zeros(work.shape, bool)  # where rings were erased
+
+    def look(i: int, kinds: tuple[str, ...]) -> None:
+        crop, inner = _crop(work, f.boxes[i], s, MARGIN_MM)
         bx, by, bw, bh = inner
+        if float((crop[int(by):int(by + bh), int(bx):int(bx + bw)] < INK_GREY).mean()) < EMPTY_INK / 2:
+            scores[i].update({k: 0.0 for k in kinds})
+            found.pop(i, None)
+            return
+        avoid, _ = _crop(rings, f.boxes[i], s, MARGIN_MM)
+        found[i] = find_marks(crop, inner, s, PAPER, kinds, avoid if avoid.any() else None)
+        scores[i].update(found[i].scores)
+
+    def take(i: int) -> None:
+        crop, _ = _crop(work, f.boxes[i], s, MARGIN_MM)
+        erased, _ = _crop(rings, f.boxes[i], s, MARGIN_MM)
+        cleaned = found.pop(i).cleaned
+        erased |= cleaned != crop
+        crop[...] = cleaned
+        jokers[i] = "circle"
+
+    for i in range(len(f.boxes)):
+        look(i, ("circle",))
+    while True:
+        ring = [i for i in found if found[i].kind == "circle" and jokers[i] is None]
+        if not ring:
+            break
+        i = max(ring, key=lambda k: scores[k]["circle"])
+        take(i)
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(f.boxes) and jokers[j] is None:
+                look(j, ("circle",))
+    for i in range(len(f.boxes)):
+        if jokers[i] is None:
+            look(i, ("dot",))
+            if found.get(i) is not None and found[i].kind == "dot":
+                take(i)
+                jokers[i] = "dot"
+    return jokers, scores
+
+
+def _own_cells(work: np.ndarray, f: Field, s: float) -> list[np.ndarray]:
+    """Each box's crop without the strokes that lie mostly in other boxes.
+
+    A letter running into the next box, or an arc of a ring drawn around a neighbour's letter, is
+    ink of the neighbour's stroke: left in place it would make an empty box look written.
+    """
+    first, last = f.boxes[0], f.boxes[-1]
+    span = Rect(first.x, min(b.y for b in f.boxes), last.x + last.w - first.x, max(b.h for b in f.boxes))
+    ys, xs = _window(work.shape, span, s, MARGIN_MM)
+    strip = work[ys, xs]
+    n, labels = cv2.connectedComponents((strip < INK_GREY).astype(np.uint8), connectivity=8)
+    total = np.bincount(labels.ravel(), minlength=n)
+    cells = []
+    k = INSET_MM * s
+    for box in f.boxes:
+        y0, y1 = int(box.y * s + k) - ys.start, int((box.y + box.h) * s - k) - ys.start
+        x0, x1 = int(box.x * s + k) - xs.start, int((box.x + box.w) * s - k) - xs.start
+        cell = strip[y0:y1, x0:x1].copy()
+        lab = labels[y0:y1, x0:x1]
+        here = np.bincount(lab.ravel(), minlength=n)
+        foreign = (here < FOREIGN_SHARE * total)
+        foreign[0] = False
+        cell[foreign[lab]] = PAPER
+        cells.append(cell)
+    return cells
+
+
+def cut_field(work: np.ndarray, f: Field, s: float) -> list[Cut]:
+    """Normalised cells of one field; joker circles/dots found and erased (in `work`) on letter fields."""
+    if f.grammar.kind == "letters":
+        jokers, scores = _erase_marks(work, f, s)
+    else:
+        jokers, scores = [None] * len(f.boxes), [{} for _ in f.boxes]
+    for i, tick in enumerate(f.ticks):
+        crop, inner = _crop(work, tick, s, TICK_CONTEXT_MM)
         k = INSET_MM * s
-        cell = crop[int(by + k):int(by + bh - k), int(bx + k):int(bx + bw - k)]
+        scores[i]["tick"] = tick_score(crop, PAPER, (inner[0] + k, inner[1] + k, inner[2] - 2 * k, inner[3] - 2 * k))
+        if jokers[i] is None and scores[i]["tick"] > DECIDE:
+            jokers[i] = "tick"
+    out = []
+    for i, cell in enumerate(_own_cells(work, f, s)):
+        if float((cell < INK_GREY).mean()) < EMPTY_INK / 4:  # blank paper: skip normalising
+            out.append(Cut(f, i, np.zeros((glyph.INPUT_SIZE, glyph.INPUT_SIZE), np.float32), 0.0, jokers[i], scores[i]))
+            continue
         g = glyph.normalise(cell, PAPER)
-        if f.ticks and joker is None:
-            tick, _ = _crop(gray, f.ticks[i], s, -INSET_MM)
-            if tick.size and is_ticked(tick, PAPER):
-                joker = "tick"
-        out.append(Cut(f, i, g.image, g.ink, joker))
+        out.append(Cut(f, i, g.image, g.ink, jokers[i], scores[i]))
     return out
 
 
@@ -80,7 +161,7 @@ def read_mark(gray: np.ndarray, f: Field, s: float) -> FieldReading:
 
 def read_fields(slip_bgr: np.ndarray, t: Template, reader: Reader, px_per_mm: float) -> tuple[dict[str, FieldReading], dict[str, np.ndarray]]:
     """All fields of one slip; the classifier runs once on every written cell of the slip."""
-    gray = glyph.flatten(dropout(slip_bgr))
+    gray = glyph.flatten(dropout(slip_bgr))  # a new image: marks are erased in it as they are found
     cuts: dict[str, list[Cut]] = {}
     results: dict[str, FieldReading] = {}
     for f in t.fields:
@@ -107,7 +188,8 @@ def read_fields(slip_bgr: np.ndarray, t: Template, reader: Reader, px_per_mm: fl
         chars = []
         for c, pr in zip(fc, p):
             top = np.argsort(-pr)[:TOP_K]
-            chars.append(CharReading([(reader.classes[j], float(pr[j])) for j in top], c.ink, c.joker))
+            chars.append(CharReading([(reader.classes[j], float(pr[j])) for j in top], c.ink, c.joker,
+                                     [float(v) for v in pr], dict(c.marks)))
         jokers = [k for k, c in enumerate(fc) if c.joker]
         conf = dec.confidence * (0.5 if "faint_or_doubtful_box" in warnings else 1.0)
         accepted = dec.valid and bool(fc) and conf >= reader.threshold and "gap_between_written_boxes" not in warnings

@@ -80,7 +80,7 @@ def scan_page(page: Page, reader: Reader, reader_name: str, templates: tuple[Tem
         out.append(Reading(str(page.source), page.number, k, loc.template.id,
                            [[round(x, 1), round(y, 1)] for x, y in loc.corners_px], fields,
                            _read_qr(slip, loc.template, PX_PER_MM), reader_name, reader.threshold,
-                           warnings, None, cells))
+                           warnings, None, reader.classes, cells))
     page_warnings = []
     if found.unknown_ids:
         page_warnings.append(f"unknown_template_markers: ids {found.unknown_ids}")
@@ -94,7 +94,7 @@ def scan_page(page: Page, reader: Reader, reader_name: str, templates: tuple[Tem
                 r.warnings += page_warnings
         else:
             out.append(Reading(str(page.source), page.number, 0, None, None, reader=reader_name,
-                               threshold=reader.threshold, warnings=page_warnings))
+                               threshold=reader.threshold, warnings=page_warnings, classes=reader.classes))
     return out
 
 
@@ -105,7 +105,7 @@ def scan_file(path: Path, reader: Reader, options: ScanOptions) -> Iterator[Read
             yield from scan_page(page, reader, options.reader, options.templates)
     except ImageReadError as exc:
         yield Reading(str(path), 0, 0, None, None, reader=options.reader, threshold=reader.threshold,
-                      error=str(exc))
+                      error=str(exc), classes=reader.classes)
 
 
 def scan_paths(paths: list[str | Path], options: ScanOptions | None = None) -> Iterator[Reading]:

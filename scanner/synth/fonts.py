@@ -120,6 +120,11 @@ def resolve(split: tuple[tuple[str, str], ...]) -> FontSet:
     return FontSet(tuple(groups), tuple(dict.fromkeys(missing)))
 
 
+def split_entries(split: tuple[tuple[str, str], ...]) -> list[str]:
+    """A split as `package:glob` lines, exactly as a model's recipe records the fonts it saw."""
+    return [f"{package}:{pattern}" for package, pattern in split]
+
+
 def packages() -> list[str]:
     """All Debian font packages the renderer and the training recipe use."""
     return sorted({p for split in (TRAIN, CALIBRATION, HELD_OUT) for p, _ in split})

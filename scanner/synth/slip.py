@@ -1,8 +1,9 @@
 """Synthetic filled slips and scanned pages: for training checks, tests, benchmarks and sample games.
 
 `render_slip` writes values into a template's boxes with handwriting-like glyphs and marks jokers
-(circle, dot at the lower right, or tick-box: D 5.3.5); `render_page` lays slips on a page and adds
-what scanners and phones do to them (rotation, perspective, blur, noise, JPEG).
+(circle, dot at the lower right, or tick-box: D 5.3.5, each drawn in the ways of `synth.pen`);
+`draw_slip` also says how each mark and letter was drawn; `render_page` lays slips on a page and
+adds what scanners and phones do to them (rotation, perspective, blur, noise, JPEG).
 """
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import numpy as np
 
 from scanner.printing import Prefill, form_image
 from scanner.synth import fonts as font_sets
+from scanner.synth import pen as marks_pen
+from scanner.synth import strokes
 from scanner.synth.glyphs import GlyphStyle, fit_into, font_covers, real_digit_mask, render_glyph
 from scanner.template import Template
 
@@ -27,11 +30,23 @@ class SlipStyle:
 
     fonts: list[Path] = field(default_factory=lambda: list(font_sets.resolve(font_sets.HELD_OUT).paths))
     glyph: GlyphStyle = GlyphStyle(stroke_px=(1, 3))  # a ballpoint line is never hairline-thin
-    joker_mark: str = "any"  # circle | dot | tick | any
+    joker_mark: str = "any"  # circle | dot | tick | any, or one way of synth.pen.MARK_WAYS
     real_digits: np.ndarray | None = None  # (N,8,8) images and ...
     real_digit_labels: np.ndarray | None = None  # ... labels; used for digits with real_digit_share
     real_digit_share: float = 0.0
     px_per_mm: float = PX_PER_MM
+    continental_share: float = 0.0  # share of 1 4 7 L Z written in their continental forms (synth.strokes)
+    continental_set: str = "held_out"  # which stroke drawings: "held_out" (benchmark) or "train"
+    overrun_share: float = 0.0  # share of letters written large enough to run into the box lines
+
+
+@dataclass
+class SlipDrawing:
+    """A rendered slip and how it was drawn: the way of each joker mark and the continental forms used."""
+
+    image: np.ndarray
+    marks: dict[tuple[str, int], str] = field(default_factory=dict)  # (field, index) -> way (synth.pen)
+    forms: dict[tuple[str, int], str] = field(default_factory=dict)  # (field, index) -> continental char
 
 
 def _pick_font(style: SlipStyle, rng: np.random.Generator, text: str) -> str:
@@ -41,11 +56,16 @@ def _pick_font(style: SlipStyle, rng: np.random.Generator, text: str) -> str:
     return usable[rng.integers(len(usable))]
 
 
-def _glyph_mask(ch: str, font: str, style: SlipStyle, rng: np.random.Generator) -> np.ndarray:
+def _glyph_mask(ch: str, font: str, style: SlipStyle, rng: np.random.Generator) -> tuple[np.ndarray, bool]:
+    """The glyph's ink mask and whether it is a continental form."""
     if ch.isdigit() and style.real_digits is not None and rng.random() < style.real_digit_share:
         pool = style.real_digits[style.real_digit_labels == int(ch)]
-        return real_digit_mask(pool[rng.integers(len(pool))])
-    return render_glyph(ch, font, rng, style.glyph)
+        return real_digit_mask(pool[rng.integers(len(pool))]), False
+    if ch in strokes.CONTINENTAL and rng.random() < style.continental_share:
+        if ch in strokes.CROSSED:
+            return strokes.cross(render_glyph(ch, font, rng, style.glyph), ch, rng), True
+        return strokes.template_form(ch, style.continental_set, rng), True
+    return render_glyph(ch, font, rng, style.glyph), False
 
 
 def _px(v: float, s: float) -> int:
@@ -53,26 +73,11 @@ def _px(v: float, s: float) -> int:
 
 
 def _stamp(ink: np.ndarray, mask: np.ndarray, x: int, y: int) -> None:
+    mask = mask[max(0, -y):, max(0, -x):]
+    x, y = max(0, x), max(0, y)
     h, w = mask.shape
     region = ink[y:y + h, x:x + w]
     np.maximum(region, mask[:region.shape[0], :region.shape[1]], out=region)
-
-
-def _mark_joker(ink: np.ndarray, kind: str, box, tick, s: float, rng: np.random.Generator, pen: int) -> None:
-    cx, cy = (box.x + box.w / 2) * s, (box.y + box.h / 2) * s
-    if kind == "circle":
-        axes = (int(box.w * s * rng.uniform(0.52, 0.62)), int(box.h * s * rng.uniform(0.5, 0.58)))
-        start = rng.uniform(0, 360)
-        cv2.ellipse(ink, (int(cx), int(cy)), axes, rng.uniform(-10, 10), start, start + rng.uniform(340, 380),
-                    1.0, pen, cv2.LINE_AA)
-    elif kind == "dot":
-        dx, dy = box.x + box.w - rng.uniform(0.7, 1.3), box.y + box.h - rng.uniform(0.7, 1.4)
-        cv2.circle(ink, (_px(dx, s), _px(dy, s)), max(2, int(rng.uniform(0.35, 0.55) * s)), 1.0, -1, cv2.LINE_AA)
-    elif kind == "tick" and tick is not None:
-        x0, y0, x1, y1 = tick.x * s, tick.y * s, (tick.x + tick.w) * s, (tick.y + tick.h) * s
-        j = lambda: rng.uniform(-0.1, 0.1) * tick.w * s  # noqa: E731 - a tiny jitter helper
-        cv2.line(ink, (int(x0 + 2 + j()), int(y0 + 2 + j())), (int(x1 - 2 + j()), int(y1 - 2 + j())), 1.0, pen, cv2.LINE_AA)
-        cv2.line(ink, (int(x1 - 2 + j()), int(y0 + 2 + j())), (int(x0 + 2 + j()), int(y1 - 2 + j())), 1.0, pen, cv2.LINE_AA)
 
 
 def render_slip(t: Template, values: dict[str, str], rng: np.random.Generator, style: SlipStyle | None = None,
@@ -82,40 +87,69 @@ def render_slip(t: Template, values: dict[str, str], rng: np.random.Generator, s
 
     `jokers` maps a field name to 0-based indices of letters marked as jokers. A 'mark' field is
     ticked when its value is non-empty. `marks` may fix the mark of a joker: (field, index) -> circle
-    | dot | tick; otherwise style.joker_mark decides.
+    | dot | tick (drawn in any of its ways) or one way of synth.pen.MARK_WAYS; otherwise
+    style.joker_mark decides.
     """
+    return draw_slip(t, values, rng, style, jokers, prefill, marks).image
+
+
+def draw_slip(t: Template, values: dict[str, str], rng: np.random.Generator, style: SlipStyle | None = None,
+              jokers: dict[str, list[int]] | None = None, prefill: Prefill | None = None,
+              marks: dict[tuple[str, int], str] | None = None) -> SlipDrawing:
+    """`render_slip`, and how every joker mark and continental letter was drawn."""
     style = style or SlipStyle()
     s = style.px_per_mm
     img = form_image(t, s, prefill).astype(np.float32)
     ink = np.zeros(img.shape[:2], np.float32)
     font = _pick_font(style, rng, "".join(values.values()))
     pen = max(1, int(round(s * rng.uniform(0.25, 0.45))))
+    drawing = SlipDrawing(img)
     for f in t.fields:
         text = values.get(f.name, "")
         if f.grammar.kind == "mark":
             if text:
-                b = f.boxes[0]
-                _mark_joker(ink, "tick", b, b, s, rng, pen)
+                marks_pen.draw_tick(ink, f.boxes[0], s, rng, pen)
             continue
         if len(text) > len(f.boxes):
             raise ValueError(f"{t.id}: value {text!r} does not fit field {f.name} ({len(f.boxes)} boxes)")
+        ways = {}
+        for i in (jokers or {}).get(f.name, []):
+            way = marks_pen.pick_way((marks or {}).get((f.name, i)) or style.joker_mark, rng)
+            if way == "tick" and not f.ticks:
+                way = marks_pen.pick_way("circle", rng)
+            ways[i] = drawing.marks[(f.name, i)] = way
+        cells = {}
         for i, ch in enumerate(text.upper()):
             if ch == " ":
                 continue
             b = f.boxes[i]
             bw, bh = _px(b.w, s), _px(b.h, s)
-            cell = fit_into(_glyph_mask(ch, font, style, rng), bw, bh, rng, fill=(0.6, 0.85), jitter=0.05)
-            _stamp(ink, cell, _px(b.x, s), _px(b.y, s))
-        for i in (jokers or {}).get(f.name, []):
-            kind = (marks or {}).get((f.name, i)) or style.joker_mark
-            if kind == "any":
-                kind = ("circle", "dot", "tick")[rng.integers(3)]
-            if kind == "tick" and not f.ticks:
-                kind = "circle"
-            _mark_joker(ink, kind, f.boxes[i], f.ticks[i] if f.ticks else None, s, rng, pen)
+            mask, continental = _glyph_mask(ch, font, style, rng)
+            if continental:
+                drawing.forms[(f.name, i)] = ch
+            over = 0
+            if ways.get(i) == "circle_inside":
+                cell = fit_into(mask, bw, bh, rng, fill=marks_pen.INSIDE_FILL, jitter=0.02)
+            elif rng.random() < style.overrun_share:  # as tall as the box or taller: into the box lines
+                over = int(round(bh * rng.uniform(0.03, 0.08)))
+                cell = fit_into(mask, bw + 2 * over, bh + 2 * over, rng, fill=(0.92, 1.0), jitter=0.03)
+            else:
+                cell = fit_into(mask, bw, bh, rng, fill=(0.6, 0.85), jitter=0.05)
+            cells[i] = marks_pen.Written(cell, (_px(b.x, s) - over, _px(b.y, s) - over))
+            _stamp(ink, cell, *cells[i].origin)
+        for i, way in ways.items():
+            kind, box = marks_pen.mark_kind(way), f.boxes[i]
+            written = cells.get(i) or marks_pen.Written(np.zeros((1, 1), np.float32), (_px(box.x, s), _px(box.y, s)))
+            if kind == "circle":
+                marks_pen.draw_circle(ink, way, box, written, s, rng, pen)
+            elif kind == "dot":
+                marks_pen.draw_dot(ink, way, box, written, s, rng, pen)
+            else:
+                marks_pen.draw_tick(ink, f.ticks[i], s, rng, pen)
     colour = np.array(INKS[rng.integers(len(INKS))], np.float32)
     a = np.clip(ink, 0, 1)[:, :, None] * rng.uniform(0.8, 1.0)
-    return np.clip(img * (1 - a) + colour * a, 0, 255).astype(np.uint8)
+    drawing.image = np.clip(img * (1 - a) + colour * a, 0, 255).astype(np.uint8)
+    return drawing
 
 
 @dataclass

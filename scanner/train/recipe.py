@@ -217,7 +217,8 @@ def _finish(model, out: Path, cfg: TrainConfig, extra: dict, log, seconds: float
     export_onnx(model, out)
     torch = _require_torch()
     torch.save(model.state_dict(), out.with_suffix(".pt"))
-    recipe = {**asdict(cfg), **extra, "fonts_train": fonts.packages(), "font_split": "scanner/synth/fonts.py",
+    recipe = {**asdict(cfg), **extra, "fonts_train": fonts.split_entries(fonts.TRAIN),
+              "fonts_calibration": fonts.split_entries(fonts.CALIBRATION), "font_split": "scanner/synth/fonts.py",
               "real_digits_train": f"sklearn {cells.part_label(cells.REAL_DIGIT_TRAIN)}",
               "real_digits_calibration": cells.part_label(cells.REAL_DIGIT_CALIBRATION),
               "real_digits_eval": cells.part_label(cells.REAL_DIGIT_EVAL)}

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from cli import main
 from scanner import ScanOptions, scan_paths
 from scanner.printing import Prefill, render_sheets
+from scanner.reading import Reading
 from scanner.synth.slip import PageStyle, render_page, render_slip
 from scanner.template import load_template, parse
 from tests.scanner.helpers import VALUES, assert_accepted_fields_right, char_accuracy, write
@@ -130,3 +131,23 @@ def test_reading_json_is_the_documented_record(tmp_path, duplicat, rng, style):
     top = f["chars"][0]["top_k"]
     assert len(top) == 3 and abs(sum(p for _, p in top)) <= 1.0 + 1e-6
     assert np.isfinite(f["confidence"])
+    assert d["classes"] == "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    for c in f["chars"]:
+        assert len(c["probs"]) == len(d["classes"]) and abs(sum(c["probs"]) - 1.0) < 1e-3
+        assert all(round(p, 5) == p for p in c["probs"])
+        assert d["classes"][int(np.argmax(c["probs"]))] == c["top_k"][0][0]
+        assert {"circle", "dot", "tick"} == set(c["marks"]) and all(0.0 <= v <= 1.0 for v in c["marks"].values())
+    assert Reading.from_json(r.to_json()).to_dict() == d
+
+
+def test_a_record_written_before_probs_and_marks_still_loads():
+    old = {"format": "fluturas.reading/1", "source": "a.png", "page": 1, "slip_index": 0, "template_id": "duplicat-v1",
+           "slip_box": None, "qr": None, "reader": "cnn", "threshold": 0.99, "warnings": [], "error": None,
+           "fields": {"depunere": {"text": "AB", "confidence": 0.9, "accepted": False, "valid": True, "jokers": [1],
+                                   "warnings": [], "chars": [{"top_k": [["A", 0.9], ["H", 0.05], ["R", 0.01]], "ink": 0.1,
+                                                              "joker": None},
+                                                             {"top_k": [["B", 0.8]], "ink": 0.1, "joker": "dot"}]}}}
+    r = Reading.from_dict(old)
+    assert r.classes == "" and r.fields["depunere"].jokers == [1]
+    c = r.fields["depunere"].chars[1]
+    assert (c.joker, c.probs, c.marks, c.top_k) == ("dot", [], {}, [("B", 0.8)])

@@ -70,3 +70,12 @@ def test_held_out_faces_come_bundled_for_a_machine_without_the_packages(tmp_path
     assert not found.missing and len(found.groups) == len(fonts.HELD_OUT)
     assert all(fonts.BUNDLED in p.parents for p in found.paths)
     assert fonts.resolve(fonts.TRAIN).paths == ()  # training faces are never bundled
+
+
+def test_the_committed_model_names_exactly_the_fonts_it_was_trained_on():
+    from scanner.reader import DEFAULT_MODEL, ReaderMeta, meta_path
+
+    recipe = ReaderMeta.load(meta_path(DEFAULT_MODEL)).recipe
+    assert recipe["fonts_train"] == fonts.split_entries(fonts.TRAIN)
+    assert not set(recipe["fonts_train"]) & set(fonts.split_entries(fonts.HELD_OUT))
+    assert not set(recipe["fonts_calibration"]) & set(fonts.split_entries(fonts.HELD_OUT))
