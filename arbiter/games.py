@@ -22,6 +22,7 @@ from .audit import Change, record, snapshot
 from .errors import StoreError, WorkflowError
 from .models import Game, Player, Round, Tournament
 from .seating import Seat
+from .validation import require_not_final
 
 VARIANTS = ("classic", "completiv", "super_joker", "eliptic", "metagrama", "top", "tactic")  # docs/judge.md
 # docs/anticipation.md; the blind variant (A 8.4) needs each player's own groups, not stored yet
@@ -105,6 +106,7 @@ def get_game(session: Session, game_id: int | None = None) -> Game:
 def seat_players(session: Session, game: Game, seats: list[Seat], actor: str, source: str, replace: bool = False) -> int:
     """Store a checked seating list, all or nothing. A table already seated is an error unless
     `replace`, which keeps the old seat in the audit log."""
+    require_not_final(game, "changing the seating")
     current = {p.table_no: p for p in session.scalars(select(Player).where(Player.game_id == game.id))}
     clashes = [s for s in seats if s.table in current]
     if clashes and not replace:
@@ -146,14 +148,13 @@ def set_rack(session: Session, game: Game, rack: str, actor: str, number: int | 
              source: str = "manual", reason: str | None = None) -> Round:
     """Enter the group of a round (the physical bag, D 5.3.1–5.3.2). A new round follows the
     last closed one; changing the group of a round already corrected is refused."""
-    pack = load_pack(game.rules)
-    try:
-        letters = pack.tiles.parse_rack(rack)
-    except NotationError as exc:
-        raise WorkflowError(f"group {rack!r}: {exc}") from exc
+    require_not_final(game, "changing a group")
+    letters = check_group(game, rack)
     if number is None:
         last = session.scalar(select(func.max(Round.number)).where(Round.game_id == game.id)) or 0
         number = last + 1
+    if not isinstance(number, int) or number < 1:
+        raise WorkflowError(f"--round {number!r}: expected a round number ≥ 1")
     existing = session.scalar(select(Round).where(Round.game_id == game.id, Round.number == number))
     if existing is not None and existing.status == "closed":
         raise WorkflowError(f"round {number} is closed; its group can only change on appeal")
@@ -173,6 +174,43 @@ def set_rack(session: Session, game: Game, rack: str, actor: str, number: int | 
         record(session, actor, Change("round.rack", "round", number, before=before, after={"rack": text},
                                       reason=reason), game.id)
     return existing
+
+
+def check_group(game: Game, rack: str) -> list[str]:
+    """A group the set and the variant allow: letters of the set, no more of one letter (or of
+    jokers) than the bag holds, at least one and at most the variant's rack (RULES.md §1, D 8)."""
+    from collections import Counter
+
+    from corrector.game.variants import load_duplicate_rules
+
+    pack = load_pack(game.rules)
+    try:
+        letters = pack.tiles.parse_rack(rack)
+    except NotationError as exc:
+        raise WorkflowError(f"group {rack!r}: {exc}") from exc
+    size = load_duplicate_rules(pack).variant(game.variant).rack_size
+    if not 1 <= len(letters) <= size:
+        raise WorkflowError(f"group {rack!r}: {len(letters)} letters; the {game.variant} variant takes 1 to {size}")
+    for letter, count in Counter(letters).items():
+        have = pack.tiles.jokers if letter == "?" else pack.tiles.counts[letter]
+        if count > have:
+            raise WorkflowError(f"group {rack!r}: {count} × {letter}, the set has {have}")
+    return letters
+
+
+def verify_wordlist(game: Game) -> str:
+    """The game's word list, checked against the sha256 stored by `game new` each time it is
+    loaded: a list edited since is refused, never used under the old hash."""
+    if not game.wordlist_path:
+        raise WorkflowError(f"game {game.id} has no word list: give one with `game new --words FILE`")
+    path = Path(game.wordlist_path)
+    if not path.is_file():
+        raise WorkflowError(f"word list {path}: not found (game {game.id} was started with it)")
+    found = file_sha256(path)
+    if game.wordlist_sha256 and found != game.wordlist_sha256:
+        raise WorkflowError(f"word list {path}: changed since `game new` (sha256 {found}, the game's is "
+                            f"{game.wordlist_sha256}); restore the original file")
+    return str(path)
 
 
 def board_before(session: Session, game: Game, number: int, pack: RulePack | None = None) -> Board:
@@ -206,6 +244,7 @@ def set_continuation(session: Session, game: Game, rnd: Round, text: str, actor:
                      equal_tops: list[str] | None = None, notices: list[str] | None = None) -> Placement:
     """Record the continuation move (D 5.3.7), scored by the one scorer on the round's board
     and checked against the group."""
+    require_not_final(game, "changing the continuation")
     pack = load_pack(game.rules)
     placed = _place(board_before(session, game, rnd.number, pack), text, pack, rnd.number)
     leave = take_from_rack(pack.tiles.parse_rack(rnd.rack), [t for _r, _c, t in placed.new_tiles])

@@ -18,7 +18,7 @@ from corrector.tiles import JOKER
 from corrector.game.variants import load_duplicate_rules
 
 from .errors import WorkflowError
-from .games import board_before
+from .games import board_before, verify_wordlist
 from .models import Game, Round
 
 
@@ -36,7 +36,7 @@ class RoundTops:
 def lexicon_of(game: Game, pack: RulePack) -> Lexicon:
     if not game.wordlist_path:
         raise WorkflowError(f"game {game.id} has no word list: give one with `game new --words FILE`")
-    return load_lexicon(game.wordlist_path, pack, label=game.wordlist_label)
+    return load_lexicon(verify_wordlist(game), pack, label=game.wordlist_label)
 
 
 def round_tops(session: Session, game: Game, rnd: Round, chosen: str | None = None) -> RoundTops:

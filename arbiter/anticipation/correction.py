@@ -24,7 +24,7 @@ from corrector.anticipation.outcome import PlayerResult, RoundRuling
 
 from ..audit import Change, record
 from ..errors import WorkflowError
-from ..games import get_game, get_round, players, require_kind, rounds
+from ..games import get_game, get_round, players, require_kind, rounds, verify_wordlist
 from ..judging import _held, upsert_fields
 from ..models import Appeal, Decision, Game, Sanction, Slip, Standing
 from ..store import Store
@@ -57,7 +57,8 @@ def build_input(session: Session, game: Game, through_round: int | None = None) 
                 held += 1
                 continue
             slips.append({**s.content, "table": s.table_no, "round": rnd.number})  # filed where the arbiter put it
-    sanctions = session.scalars(select(Sanction).where(Sanction.game_id == game.id).order_by(Sanction.id))
+    sanctions = session.scalars(select(Sanction).where(Sanction.game_id == game.id, Sanction.status == "active")
+                           .order_by(Sanction.id))
     disciplinary = []
     for s in sanctions:
         if s.kind != "disciplinary":
@@ -67,7 +68,7 @@ def build_input(session: Session, game: Game, through_round: int | None = None) 
             disciplinary.append({"table": s.table_no, "round": min(s.round_no or len(order), len(order)),
                                  "reason": s.reason})
     case = {"type": "anticipation", "rules": game.rules, "variant": game.variant,
-            "words": {"file": game.wordlist_path}, "groups": list(game.groups), "order": order,
+            "words": {"file": verify_wordlist(game)}, "groups": list(game.groups), "order": order,
             "players": [{"table": p.table_no, "name": p.name} for p in players(session, game)],
             "slips": slips, "disciplinary": disciplinary}
     return case, held

@@ -34,15 +34,15 @@ def sanction(table, kind, reason, number, db, game_id, actor) -> None:
     store = open_db(db)
     with store.session() as s:
         g = get_game(s, game_id)
-        add_sanction(s, g, table, kind, reason, actor, number)
-        gid = g.id
-    click.echo(f"table {table}: {kind} recorded")
+        row = add_sanction(s, g, table, kind, reason, actor, number)
+        gid, sid = g.id, row.id
+    click.echo(f"table {table}: {kind} recorded (sanction {sid}; `fluturas undo sanction {sid}` withdraws it)")
     _recorrect(store, gid, actor)
 
 
 @click.command()
 @click.argument("table", type=int)
-@click.option("--round", "number", type=int, help="The round appealed.")
+@click.option("--round", "number", type=int, required=True, help="The round appealed.")
 @click.option("--kind", type=click.Choice(["reading", "warning", "penalty", "incorrect", "total", "repeated"]), required=True)
 @click.option("--reason", required=True, help="Why (kept in the audit log).")
 @click.option("--set", "fields", multiple=True, help="For --kind reading: what the slip really says, e.g. --set position=H4.")
@@ -61,8 +61,9 @@ def appeal(table, number, kind, reason, fields, score, cap, reject, db, game_id,
     with store.session() as s:
         g = get_game(s, game_id)
         row = add_appeal(s, g, table, number, kind, reason, actor, now(), change, upheld=not reject)
-        gid, status = g.id, row.status
-    click.echo(f"appeal of table {table}, round {number}: {status}")
+        gid, status, aid = g.id, row.status, row.id
+    click.echo(f"appeal of table {table}, round {number}: {status} (appeal {aid}; "
+               f"`fluturas undo appeal {aid}` withdraws it)")
     if not reject:
         _recorrect(store, gid, actor)
 
@@ -74,7 +75,10 @@ def results() -> None:
 
 def _write_exports(s, g, out: Path) -> list[Path]:
     from arbiter.exports import gather, write_csv, write_html, write_xlsx
+    from arbiter.errors import WorkflowError
 
+    if out.exists() and not out.is_dir():
+        raise WorkflowError(f"--out {out}: is a file, not a folder")
     out.mkdir(parents=True, exist_ok=True)
     stem = f"game{g.id}"
     return [write_xlsx(s, g, out / f"{stem}.xlsx"), write_csv(gather(s, g), out / f"{stem}.csv"),
@@ -114,11 +118,14 @@ def results_provisional(deadline, out, db, game_id, actor) -> None:
 def results_final(force_reason, out, db, game_id, actor) -> None:
     """Publish the final ranking (after the appeal deadline)."""
     from arbiter.games import get_game
-    from arbiter.results import publish
+    from arbiter.results import finalise
 
-    with open_db(db).session() as s:
-        g = get_game(s, game_id)
-        publish(s, g, "final", actor, now=now(), force_reason=force_reason)
+    store = open_db(db)
+    with store.session() as s:
+        gid = get_game(s, game_id).id
+    finalise(store, gid, actor, now(), force_reason)
+    with store.session() as s:
+        g = get_game(s, gid)
         _print_ranking(s, g)
         files = _write_exports(s, g, out)
     click.echo(f"final; written: {', '.join(map(str, files))}")
@@ -143,6 +150,21 @@ def export(out, slips_round, db, game_id, actor) -> None:
             files.append(pdf)
     for f in files:
         click.echo(str(f))
+
+
+@results.command("reopen")
+@click.option("--reason", required=True, help="Why final results change again (kept in the audit log).")
+@store_options
+def results_reopen(reason, db, game_id, actor) -> None:
+    """Reopen final results for corrections; publish them again with `results final`."""
+    from arbiter.games import get_game
+    from arbiter.results import reopen_results
+
+    with open_db(db).session() as s:
+        g = get_game(s, game_id)
+        reopen_results(s, g, actor, reason)
+        gid = g.id
+    click.echo(f"game {gid}: final results reopened; `fluturas results final` publishes them again")
 
 
 COMMANDS = [sanction, appeal, results, export]

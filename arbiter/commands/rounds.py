@@ -132,10 +132,13 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
     safe: a slip already filed (same image) is recognised and skipped."""
     from arbiter.games import get_game, get_round
     from arbiter.ingest import collect_readings, file_reading, missing_tables
+    from arbiter.validation import check_threshold, require_not_final
 
+    check_threshold(threshold)
     store = open_db(db)
     with store.session() as s:
         g = get_game(s, game_id)
+        require_not_final(g, "filing slips")
         if g.kind == "anticipation":
             gid = g.id
         else:
@@ -228,9 +231,15 @@ def round_close(number, db, game_id, actor) -> None:
     from arbiter.correction import close_round
     from arbiter.games import get_game, get_round
 
+    from arbiter.validation import blockers
+
     with open_db(db).session() as s:
         g = get_game(s, game_id)
-        a = close_round(s, g, get_round(s, g, number), actor)
+        rnd = get_round(s, g, number)
+        waiting = blockers(s, g, round_id=rnd.id)
+        a = close_round(s, g, rnd, actor)
+        for line in waiting:
+            click.echo(f"warning: round {rnd.number} closed while {line}; its results may change", err=True)
         if a.withheld:
             click.echo(f"(not announced: round {a.zero_round} tables {', '.join(map(str, a.withheld))} "
                        f"score 0 but wait in the review queue)", err=True)

@@ -1,0 +1,112 @@
+"""Checks made against the game before anything is stored (issue 12): rounds that exist, tables
+that are seated, letters the set has, scores that are not negative, a game not yet final. Each
+refusal names the field at fault and is raised before the first write, so nothing changes."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from corrector.coords import parse_frs
+from corrector.errors import NotationError
+from corrector.rulepack import load_pack
+
+from .errors import WorkflowError
+from .models import Game, Player, ReviewItem, Round, Slip
+
+
+def require_not_final(game: Game, action: str) -> None:
+    """Final results are final (D 6.5): only `results reopen --reason` lets anything change again."""
+    if game.status == "final":
+        raise WorkflowError(f"game {game.id}: the results are final; {action} is refused "
+                            f"(`fluturas results reopen --reason ...` first)")
+
+
+def require_round(session: Session, game: Game, number: Any, field: str = "--round") -> Round:
+    """Round `number` of the game, or a refusal naming the field and the rounds there are."""
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        raise WorkflowError(f"{field} {number!r}: expected a round number ≥ 1")
+    rnd = session.scalar(select(Round).where(Round.game_id == game.id, Round.number == number))
+    if rnd is None:
+        numbers = list(session.scalars(select(Round.number).where(Round.game_id == game.id).order_by(Round.number)))
+        have = f"rounds {numbers[0]}–{numbers[-1]}" if numbers else "no round yet"
+        raise WorkflowError(f"{field} {number}: game {game.id} has no such round ({have})")
+    return rnd
+
+
+def require_seated(session: Session, game: Game, table: Any, field: str = "table") -> Player:
+    if not isinstance(table, int) or isinstance(table, bool) or table < 1:
+        raise WorkflowError(f"{field} {table!r}: expected a table number ≥ 1")
+    player = session.scalar(select(Player).where(Player.game_id == game.id, Player.table_no == table))
+    if player is None:
+        raise WorkflowError(f"{field} {table}: table {table} is not seated in game {game.id}")
+    return player
+
+
+def check_points(value: Any, field: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise WorkflowError(f"{field} {value!r}: expected a whole number of points ≥ 0")
+    return value
+
+
+def check_threshold(value: float) -> float:
+    """A confidence threshold is a probability; NaN or a value outside 0–1 would file every reading."""
+    if math.isnan(value) or not 0 <= value <= 1:
+        raise WorkflowError(f"--threshold {value}: expected a confidence between 0 and 1")
+    return value
+
+
+def check_slip_fields(game: Game, content: dict[str, Any], field_prefix: str = "") -> None:
+    """A duplicate slip's written fields as the judge will read them: a position on the board, a
+    word of the set's letters, joker marks inside the word, a score ≥ 0 (RULES.md §2)."""
+    pack = load_pack(game.rules)
+    if content.get("score") is not None:
+        check_points(content["score"], f"{field_prefix}score")
+    if content.get("position") is not None:
+        try:
+            parse_frs(str(content["position"]))
+        except (NotationError, ValueError) as exc:
+            raise WorkflowError(f"{field_prefix}position {content['position']!r}: {exc}") from exc
+    word = content.get("word")
+    if word is not None:
+        try:
+            tiles = pack.tiles.parse_word(str(word))
+        except (NotationError, ValueError) as exc:
+            raise WorkflowError(f"{field_prefix}word {word!r}: {exc}") from exc
+        for j in content.get("jokers") or ():
+            if not isinstance(j, int) or not 0 <= j < len(tiles):
+                raise WorkflowError(f"{field_prefix}jokers {content.get('jokers')!r}: expected tile indices "
+                                    f"0–{len(tiles) - 1} of {word}")
+
+
+def blockers(session: Session, game: Game, round_id: int | None = None, through: int | None = None,
+             readings_only: bool = False) -> list[str]:
+    """What keeps a round (or the whole game, or the rounds up to `through`) from being judged
+    right: filed slips with no table and open review items (only those of readings with
+    `readings_only`: a flagged decision does not change what the judge is given), each named."""
+    out = []
+    slips = select(Slip, Round.number).join(Round, Round.id == Slip.round_id).where(
+        Slip.game_id == game.id, Slip.state == "filed", Slip.table_no.is_(None))
+    items = select(ReviewItem, Round.number).join(Round, Round.id == ReviewItem.round_id).where(
+        ReviewItem.game_id == game.id, ReviewItem.state == "open")
+    if round_id is not None:
+        slips, items = slips.where(Slip.round_id == round_id), items.where(ReviewItem.round_id == round_id)
+    if through is not None:
+        slips, items = slips.where(Round.number <= through), items.where(Round.number <= through)
+    if readings_only:
+        items = items.where(ReviewItem.kind == "reading")
+    for slip, number in session.execute(slips.order_by(Slip.id)):
+        out.append(f"slip {slip.id} of round {number} ({slip.source}) has no table")
+    for item, number in session.execute(items.order_by(ReviewItem.id)):
+        out.append(f"review item {item.id} of round {number} is open ({item.reason})")
+    return out
+
+
+def require_no_blockers(session: Session, game: Game, action: str, **where: Any) -> None:
+    found = blockers(session, game, **where)
+    if found:
+        more = f" and {len(found) - 3} more" if len(found) > 3 else ""
+        raise WorkflowError(f"{action} refused: " + "; ".join(found[:3]) + more +
+                            " (`fluturas review`, `fluturas slip discard`)")
