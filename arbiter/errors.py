@@ -37,3 +37,9 @@ class ConcurrentChange(FluturasError):
     command stored nothing and can simply be run again."""
 
     exit_code = ExitCode.CONFLICT
+
+
+class FileAccess(FluturasError):
+    """A file or the store that cannot be written (read-only, disk full, no permission)."""
+
+    exit_code = ExitCode.FILE_ACCESS

@@ -24,10 +24,26 @@ def store_options(func):
     return func
 
 
-def open_db(db: str):
-    from arbiter.store import open_store
+def open_db(db: str, create: bool = False):
+    """Open the store and say which one (stderr), so an arbiter in the wrong folder sees it at
+    once; only `game new` creates a store, any other command refuses a file that is not there."""
+    from arbiter.store import describe, open_store
 
-    return open_store(db)
+    global _LAST_URL
+    from arbiter.store import resolve_url
+
+    _LAST_URL = resolve_url(db)
+    store = open_store(db, create=create)
+    click.echo(f"store: {describe(store.url)}", err=True)
+    return store
+
+
+_LAST_URL: str | None = None
+
+
+def last_store_url() -> str | None:
+    """The store the command opened (or tried to): the error log goes beside it."""
+    return _LAST_URL
 
 
 def now():

@@ -29,7 +29,7 @@ def game_new(tournament, name, variant, category, rules, words, venue, seed, kin
     """Start a game: tournament, type, variant, category, rule pack and word list."""
     from arbiter.games import GameSpec, new_game
 
-    store = open_db(db)
+    store = open_db(db, create=True)
     with store.session() as s:
         g = new_game(s, GameSpec(tournament, name, variant, category, rules, words, venue, seed, kind), actor)
         click.echo(f"game {g.id}: {tournament} — {name} ({kind}, {variant}, {category}, rules {rules}"

@@ -24,7 +24,7 @@ SAMPLES = ROOT / "samples"
 def run(db, *args, input=None, code=0):
     result = CliRunner().invoke(main, [*args, "--db", str(db), "--arbiter", "ana"], input=input)
     assert result.exit_code == code, result.output
-    return result.output
+    return result.stdout if code == 0 else result.output  # stderr says which store was opened
 
 
 def judge_totals(db: Path) -> dict[int, int]:
