@@ -14,40 +14,35 @@ def undo() -> None:
     """Withdraw an appeal or a sanction, reopen a review item; `undo list` shows their ids."""
 
 
-@undo.command("appeal")
-@click.argument("appeal_id", type=int)
-@click.option("--reason", required=True, help="Why (kept in the audit log).")
-@store_options
-def undo_appeal(appeal_id, reason, db, game_id, actor) -> None:
-    """Withdraw an appeal: kept and audited, no longer counted."""
+def _withdraw(what: str, row_id: int, reason: str, db, game_id, actor) -> None:
     from arbiter.games import get_game
-    from arbiter.results import withdraw_appeal
+    from arbiter.results import undo_sanction, withdraw_appeal
 
+    take_back = withdraw_appeal if what == "appeal" else undo_sanction
     store = open_db(db)
     with store.session() as s:
         g = get_game(s, game_id)
-        withdraw_appeal(s, g, appeal_id, actor, reason)
+        take_back(s, g, row_id, actor, reason)
         gid = g.id
-    click.echo(f"appeal {appeal_id} withdrawn")
+    click.echo(f"{what} {row_id} withdrawn")
     _recorrect(store, gid, actor)
 
 
-@undo.command("sanction")
-@click.argument("sanction_id", type=int)
-@click.option("--reason", required=True, help="Why (kept in the audit log).")
-@store_options
-def undo_sanction_command(sanction_id, reason, db, game_id, actor) -> None:
-    """Withdraw a sanction: kept and audited, no longer counted."""
-    from arbiter.games import get_game
-    from arbiter.results import undo_sanction
+def _withdraw_command(what: str) -> None:
+    """`undo appeal ID` and `undo sanction ID`: the same command for either row."""
 
-    store = open_db(db)
-    with store.session() as s:
-        g = get_game(s, game_id)
-        undo_sanction(s, g, sanction_id, actor, reason)
-        gid = g.id
-    click.echo(f"sanction {sanction_id} withdrawn")
-    _recorrect(store, gid, actor)
+    @click.argument("row_id", type=int, metavar=f"{what.upper()}_ID")
+    @click.option("--reason", required=True, help="Why (kept in the audit log).")
+    @store_options
+    def command(row_id, reason, db, game_id, actor) -> None:
+        _withdraw(what, row_id, reason, db, game_id, actor)
+
+    command.__doc__ = f"Withdraw a {what}: kept and audited, no longer counted (ids: `fluturas undo list`)."
+    undo.command(what)(command)
+
+
+_withdraw_command("appeal")
+_withdraw_command("sanction")
 
 
 @undo.command("review")
