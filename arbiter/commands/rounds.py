@@ -122,7 +122,9 @@ def round_order(draw, through, entered, reason, db, game_id, actor) -> None:
 @round_.command("scan")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--round", "number", type=int, help="Round the pile belongs to (default: the newest round).")
-@click.option("--threshold", type=float, default=0.95, show_default=True, help="Fields read with less confidence go to review.")
+@click.option("--threshold", type=float, default=None,
+              help="Fields read with less confidence go to review, 0–1 (default: the reader's calibrated "
+                   "threshold for images, 0.95 for readings files).")
 @click.option("--keep", type=click.Choice(["ask", "old", "new"]), default="ask", show_default=True,
               help="A second slip for a table already filed: ask, keep the old one, or the new one.")
 @click.option("--reader", default="cnn", show_default=True, help="Handwriting reader for images (cnn, tesseract).")
@@ -131,10 +133,12 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
     """File the slips of a round from images or the scanner's readings (.jsonl). Re-running is
     safe: a slip already filed (same image) is recognised and skipped."""
     from arbiter.games import get_game, get_round
-    from arbiter.ingest import collect_readings, file_reading, missing_tables
+    from arbiter.ingest import file_reading, missing_tables
+    from arbiter.scanchecks import Problems, ScanProblems, collect_batch
     from arbiter.validation import check_threshold, require_not_final
 
-    check_threshold(threshold)
+    if threshold is not None:
+        check_threshold(threshold)
     store = open_db(db)
     with store.session() as s:
         g = get_game(s, game_id)
@@ -144,6 +148,7 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
         else:
             rnd = get_round(s, g, number)
             gid, rno = g.id, rnd.number
+    problems = Problems()
     if g.kind == "anticipation":
         _scan_anticipation(store, gid, paths, number, threshold, keep, reader, actor)
         return
@@ -156,14 +161,16 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
         click.echo(f"new slip: {new.source} ({new.values.get('position')} {new.values.get('word')} {new.values.get('score')})")
         return click.prompt("keep which", type=click.Choice(["old", "new"]))
 
-    readings = list(collect_readings(paths, threshold, reader))
+    readings = collect_batch(paths, threshold, reader, problems)
     counts: dict[str, int] = {}
     queued = []
     with click.progressbar(readings, label=f"round {rno}: filing slips", file=sys.stderr) as bar:
         for reading in bar:
             filed = file_reading(store, gid, rno, reading, actor, choose)
             counts[filed.outcome] = counts.get(filed.outcome, 0) + 1
-            if filed.review:
+            if filed.outcome == "refused":
+                problems.add(f"{filed.source}: {'; '.join(filed.review)}")
+            elif filed.review:
                 queued.append(f"  review: {filed.source} — {'; '.join(filed.review)}")
     click.echo(f"round {rno}: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) + f" ({len(readings)} readings)")
     for line in queued:
@@ -171,6 +178,10 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
     missing = missing_tables(store, gid, rno)
     if missing:
         click.echo(f"no slip yet for tables: {', '.join(map(str, missing))}")
+    if problems.lines:
+        for line in problems.lines:
+            click.echo(f"  not filed: {line}", err=True)
+        raise ScanProblems(f"{len(problems.lines)} files or pages not filed (listed above); the rest is filed")
 
 
 def _scan_anticipation(store, gid: int, paths, number: int | None, threshold: float, keep: str, reader: str,
