@@ -38,6 +38,10 @@ class _Group(click.Group):
         except FluturasError as exc:
             click.echo(f"error: {exc}", err=True)
             ctx.exit(int(exc.exit_code))
+        except click.UsageError as exc:  # one line too, naming the option, and where the help is
+            where = exc.ctx.command_path if exc.ctx is not None else "fluturas"
+            click.echo(f"error: {exc.format_message()} (`{where} --help`)", err=True)
+            ctx.exit(int(ExitCode.BAD_INPUT))
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
         except KeyboardInterrupt:

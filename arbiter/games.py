@@ -22,7 +22,7 @@ from .audit import Change, record, snapshot
 from .errors import StoreError, WorkflowError
 from .models import Game, Player, Round, Tournament
 from .seating import Seat
-from .validation import require_not_final
+from .validation import require_not_final, whole
 
 VARIANTS = ("classic", "completiv", "super_joker", "eliptic", "metagrama", "top", "tactic")  # docs/judge.md
 # docs/anticipation.md; the blind variant (A 8.4) needs each player's own groups, not stored yet
@@ -153,8 +153,7 @@ def set_rack(session: Session, game: Game, rack: str, actor: str, number: int | 
     if number is None:
         last = session.scalar(select(func.max(Round.number)).where(Round.game_id == game.id)) or 0
         number = last + 1
-    if not isinstance(number, int) or number < 1:
-        raise WorkflowError(f"--round {number!r}: expected a round number ≥ 1")
+    whole(number, "--round", 1, "a round number")
     existing = session.scalar(select(Round).where(Round.game_id == game.id, Round.number == number))
     if existing is not None and existing.status == "closed":
         raise WorkflowError(f"round {number} is closed; its group can only change on appeal")

@@ -22,7 +22,7 @@ from .errors import ReviewConflict, WorkflowError
 from .models import Decision, Game, ReviewItem, Round, Slip, utcnow
 from .readings import ALIASES
 from .store import Store
-from .validation import check_slip_fields, require_not_final, require_round, require_seated
+from .validation import check_slip_fields, require_not_final, require_round, require_seated, whole
 
 CORRECTABLE = ("table", "round", "score", "position", "word", "jokers",
                "moves", "total", "cancel_round", "verify", "verify_words")  # the last five: anticipation slips
@@ -90,8 +90,8 @@ def normalise_correction(correction: dict[str, Any]) -> dict[str, Any]:
         if name in ("table", "round", "score", "total", "cancel_round"):
             if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
                 value = int(value.strip())
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-                raise WorkflowError(f"correction field {key}: expected a number ≥ 0, found {value!r}")
+            if value is not None:
+                whole(value, f"correction field {key}:", 0, "a number")
         out[name] = value
     return out
 

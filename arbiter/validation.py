@@ -24,10 +24,19 @@ def require_not_final(game: Game, action: str) -> None:
                             f"(`fluturas results reopen --reason ...` first)")
 
 
+LARGEST = 2**31 - 1  # what the store's INTEGER columns hold on SQLite and PostgreSQL alike
+
+
+def whole(value: Any, field: str, least: int, what: str) -> int:
+    """`value` as a whole number from `least` to LARGEST, or a refusal naming the field."""
+    if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= LARGEST:
+        raise WorkflowError(f"{field} {value!r}: expected {what} ≥ {least}")
+    return value
+
+
 def require_round(session: Session, game: Game, number: Any, field: str = "--round") -> Round:
     """Round `number` of the game, or a refusal naming the field and the rounds there are."""
-    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-        raise WorkflowError(f"{field} {number!r}: expected a round number ≥ 1")
+    whole(number, field, 1, "a round number")
     rnd = session.scalar(select(Round).where(Round.game_id == game.id, Round.number == number))
     if rnd is None:
         numbers = list(session.scalars(select(Round.number).where(Round.game_id == game.id).order_by(Round.number)))
@@ -37,8 +46,7 @@ def require_round(session: Session, game: Game, number: Any, field: str = "--rou
 
 
 def require_seated(session: Session, game: Game, table: Any, field: str = "table") -> Player:
-    if not isinstance(table, int) or isinstance(table, bool) or table < 1:
-        raise WorkflowError(f"{field} {table!r}: expected a table number ≥ 1")
+    whole(table, field, 1, "a table number")
     player = session.scalar(select(Player).where(Player.game_id == game.id, Player.table_no == table))
     if player is None:
         raise WorkflowError(f"{field} {table}: table {table} is not seated in game {game.id}")
@@ -46,9 +54,7 @@ def require_seated(session: Session, game: Game, table: Any, field: str = "table
 
 
 def check_points(value: Any, field: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise WorkflowError(f"{field} {value!r}: expected a whole number of points ≥ 0")
-    return value
+    return whole(value, field, 0, "a whole number of points")
 
 
 def check_threshold(value: float) -> float:

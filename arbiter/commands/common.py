@@ -6,6 +6,11 @@ import json
 import click
 
 
+# What the store can hold (a PostgreSQL INTEGER): a larger number is refused as a usage error
+# naming the option, never an overflow deep in the database driver.
+NUMBER = click.IntRange(-(2**31), 2**31 - 1)
+
+
 def emit_json(data: object) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True))
 
@@ -18,7 +23,7 @@ def store_options(func):
 
     func = click.option("--arbiter", "actor", envvar="FLUTURAS_ARBITER", default=getpass.getuser(), show_default=True,
                         help="Who makes the change (kept in the audit log).")(func)
-    func = click.option("--game", "game_id", type=int, default=None, help="Game id (default: the newest game).")(func)
+    func = click.option("--game", "game_id", type=NUMBER, default=None, help="Game id (default: the newest game).")(func)
     func = click.option("--db", envvar="FLUTURAS_DB", default="fluturas.db", show_default=True,
                         help="SQLite file or database URL (postgresql://user@host/db).")(func)
     return func

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from arbiter.commands.common import now, open_db, parse_fields, store_options
+from arbiter.commands.common import NUMBER, now, open_db, parse_fields, store_options
 
 
 def _recorrect(store, gid: int, actor: str) -> None:
@@ -17,11 +17,11 @@ def _recorrect(store, gid: int, actor: str) -> None:
 
 
 @click.command()
-@click.argument("table", type=int)
+@click.argument("table", type=NUMBER)
 @click.option("--disciplinary", "kind", flag_value="disciplinary", help="Disciplinary warning (−20; the second eliminates, D 6.4).")
 @click.option("--eliminate", "kind", flag_value="elimination", help="Eliminate the player (D 7.1.3).")
 @click.option("--reason", required=True, help="The reason, as on the written sanction.")
-@click.option("--round", "number", type=int, help="Round in which it happened.")
+@click.option("--round", "number", type=NUMBER, help="Round in which it happened.")
 @store_options
 def sanction(table, kind, reason, number, db, game_id, actor) -> None:
     """Give a disciplinary warning or eliminate a player."""
@@ -41,13 +41,13 @@ def sanction(table, kind, reason, number, db, game_id, actor) -> None:
 
 
 @click.command()
-@click.argument("table", type=int)
-@click.option("--round", "number", type=int, required=True, help="The round appealed.")
+@click.argument("table", type=NUMBER)
+@click.option("--round", "number", type=NUMBER, required=True, help="The round appealed.")
 @click.option("--kind", type=click.Choice(["reading", "warning", "penalty", "incorrect", "total", "repeated"]), required=True)
 @click.option("--reason", required=True, help="Why (kept in the audit log).")
 @click.option("--set", "fields", multiple=True, help="For --kind reading: what the slip really says, e.g. --set position=H4.")
-@click.option("--score", type=int, help="For --kind incorrect/total: the points to credit.")
-@click.option("--cap", type=int, help="For --kind repeated: the most the round average may give (D 5.3.7).")
+@click.option("--score", type=NUMBER, help="For --kind incorrect/total: the points to credit.")
+@click.option("--cap", type=NUMBER, help="For --kind repeated: the most the round average may give (D 5.3.7).")
 @click.option("--reject", is_flag=True, help="Record the appeal as rejected.")
 @store_options
 def appeal(table, number, kind, reason, fields, score, cap, reject, db, game_id, actor) -> None:
@@ -133,7 +133,7 @@ def results_final(force_reason, out, db, game_id, actor) -> None:
 
 @click.command()
 @click.option("--out", type=click.Path(path_type=Path), default=Path("out"), show_default=True)
-@click.option("--slips-round", type=int, help="Also the PDF of this round's slip images for the clubs (youth, D 5.3.8).")
+@click.option("--slips-round", type=NUMBER, help="Also the PDF of this round's slip images for the clubs (youth, D 5.3.8).")
 @store_options
 def export(out, slips_round, db, game_id, actor) -> None:
     """Write the arbitration sheet (.xlsx), the CSV and the HTML results page."""

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import click
 
-from arbiter.commands.common import open_db, parse_fields, store_options
+from arbiter.commands.common import NUMBER, open_db, parse_fields, store_options
 
 
 @click.command()
-@click.option("--round", "number", type=int, help="Only this round.")
+@click.option("--round", "number", type=NUMBER, help="Only this round.")
 @click.option("--samples", "learn", type=click.Path(path_type=Path), default=None,
               help="Where each corrected field's cells and truth go for `fluturas reader finetune` "
                    "(default: reader-samples/ beside the SQLite file, or in the current folder).")

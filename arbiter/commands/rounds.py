@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from arbiter.commands.common import open_db, store_options
+from arbiter.commands.common import NUMBER, open_db, store_options
 
 
 @click.group("round")
@@ -33,7 +33,7 @@ def round_draw(db, game_id, actor) -> None:
 
 @round_.command("set-rack")
 @click.argument("letters")
-@click.option("--round", "number", type=int, help="Round number (default: the next round).")
+@click.option("--round", "number", type=NUMBER, help="Round number (default: the next round).")
 @click.option("--reason", help="Why the group changes (when correcting an entered group).")
 @store_options
 def round_set_rack(letters, number, reason, db, game_id, actor) -> None:
@@ -49,7 +49,7 @@ def round_set_rack(letters, number, reason, db, game_id, actor) -> None:
 
 @round_.command("set-top")
 @click.argument("move", default="top")
-@click.option("--round", "number", type=int, help="Round number (default: the newest round).")
+@click.option("--round", "number", type=NUMBER, help="Round number (default: the newest round).")
 @store_options
 def round_set_top(move, number, db, game_id, actor) -> None:
     """Record the continuation: the game master's choice among the tops (default), or the
@@ -94,7 +94,7 @@ def round_groups(draw, entered, reason, db, game_id, actor) -> None:
 
 @round_.command("order")
 @click.option("--draw", "draw", is_flag=True, help="Draw the round→group order by lot from the game's seed (A 5.3).")
-@click.option("--through", type=int, help="With --draw: lay out only the first N rounds (the same the full draw gives).")
+@click.option("--through", type=NUMBER, help="With --draw: lay out only the first N rounds (the same the full draw gives).")
 @click.option("--set", "entered", help="The 7-letter group of each round so far, e.g. '7,3,12' (extend it as lots come out).")
 @click.option("--reason", help="Why (kept in the audit log).")
 @store_options
@@ -121,7 +121,7 @@ def round_order(draw, through, entered, reason, db, game_id, actor) -> None:
 
 @round_.command("scan")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--round", "number", type=int, help="Round the pile belongs to (default: the newest round).")
+@click.option("--round", "number", type=NUMBER, help="Round the pile belongs to (default: the newest round).")
 @click.option("--threshold", type=float, default=None,
               help="Fields read with less confidence go to review, 0–1 (default: the reader's calibrated "
                    "threshold for images, 0.95 for readings files).")
@@ -212,7 +212,7 @@ def _scan_anticipation(store, gid: int, paths, number: int | None, threshold: fl
 
 
 @round_.command("correct")
-@click.option("--round", "number", type=int, help="Correct up to this round (default: the newest).")
+@click.option("--round", "number", type=NUMBER, help="Correct up to this round (default: the newest).")
 @click.option("--judge-output", type=click.Path(path_type=Path), help="Store this `fluturas judge --json` output instead of running the judge.")
 @store_options
 def round_correct(number, judge_output, db, game_id, actor) -> None:
@@ -235,7 +235,7 @@ def round_correct(number, judge_output, db, game_id, actor) -> None:
 
 
 @round_.command("close")
-@click.option("--round", "number", type=int, help="Round to close (default: the newest).")
+@click.option("--round", "number", type=NUMBER, help="Round to close (default: the newest).")
 @store_options
 def round_close(number, db, game_id, actor) -> None:
     """Close the round and print the announcements of D 5.3.7."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from arbiter.commands.common import open_db, store_options
+from arbiter.commands.common import NUMBER, open_db, store_options
 from arbiter.commands.results import _recorrect
 
 
@@ -31,7 +31,7 @@ def _withdraw(what: str, row_id: int, reason: str, db, game_id, actor) -> None:
 def _withdraw_command(what: str) -> None:
     """`undo appeal ID` and `undo sanction ID`: the same command for either row."""
 
-    @click.argument("row_id", type=int, metavar=f"{what.upper()}_ID")
+    @click.argument("row_id", type=NUMBER, metavar=f"{what.upper()}_ID")
     @click.option("--reason", required=True, help="Why (kept in the audit log).")
     @store_options
     def command(row_id, reason, db, game_id, actor) -> None:
@@ -46,7 +46,7 @@ _withdraw_command("sanction")
 
 
 @undo.command("review")
-@click.argument("item_id", type=int)
+@click.argument("item_id", type=NUMBER)
 @click.option("--reason", required=True, help="Why (kept in the audit log).")
 @store_options
 def undo_review(item_id, reason, db, game_id, actor) -> None:
@@ -82,7 +82,7 @@ def slip() -> None:
 
 
 @slip.command("list")
-@click.option("--round", "number", type=int, help="Only this round.")
+@click.option("--round", "number", type=NUMBER, help="Only this round.")
 @store_options
 def slip_list(number, db, game_id, actor) -> None:
     """Every slip with its id, round, table and state (filed, superseded, discarded)."""
@@ -98,7 +98,7 @@ def slip_list(number, db, game_id, actor) -> None:
 
 
 @slip.command("discard")
-@click.argument("slip_id", type=int)
+@click.argument("slip_id", type=NUMBER)
 @click.option("--as", "kind", type=click.Choice(["not-a-slip", "duplicate"]), required=True)
 @click.option("--reason", default="", help="Why (kept in the audit log).")
 @store_options
@@ -113,8 +113,8 @@ def slip_discard(slip_id, kind, reason, db, game_id, actor) -> None:
 
 
 @slip.command("move")
-@click.argument("slip_id", type=int)
-@click.option("--round", "number", type=int, required=True, help="The round the slip belongs to.")
+@click.argument("slip_id", type=NUMBER)
+@click.option("--round", "number", type=NUMBER, required=True, help="The round the slip belongs to.")
 @click.option("--reason", default="moved to the round it says", help="Why (kept in the audit log).")
 @store_options
 def slip_move(slip_id, number, reason, db, game_id, actor) -> None:

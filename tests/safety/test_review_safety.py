@@ -66,9 +66,9 @@ def test_a_superseded_slip_corrected_to_its_table_is_filed_there(game, tmp_path)
     cli(game, "review", input="c masa=16 depunere=MODEL\nit is table 16's slip\n")
     assert rows(game, "SELECT table_no, state FROM slip WHERE source = 'scans/a.png'") == [(16, "filed")]
     cli(game, "round", "correct")
-    (status,) = rows(game, "SELECT d.status FROM decision d JOIN round r ON r.id = d.round_id "
+    ((status,),) = rows(game, "SELECT d.status FROM decision d JOIN round r ON r.id = d.round_id "
                            "WHERE r.number = 1 AND d.table_no = 16")
-    assert status != ("missing",)
+    assert status == "VALID"  # table 16 is no longer judged missing
 
 
 def test_a_round_that_does_not_exist_is_refused_and_the_item_stays(game, tmp_path):
