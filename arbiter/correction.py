@@ -2,7 +2,6 @@
 steps (the demo proves the workflow only if it takes the arbiter's path)."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,12 +10,12 @@ from sqlalchemy.orm import Session
 
 from .announce import Announcement, announce
 from .audit import Change, record
-from .errors import ReadingError, WorkflowError
+from .errors import WorkflowError
 from .games import get_game, get_round
 from .judging import build_case, has_decisions, run_judge, store_judgement
 from .models import Game, Round
 from .store import Store
-from .validation import blockers, require_no_blockers, require_not_final
+from .validation import blockers, load_json, require_no_blockers, require_not_final
 
 
 def pending(session: Session, game: Game) -> list[str]:
@@ -68,10 +67,7 @@ def correct_round(store: Store, game_id: int, number: int | None, actor: str,
 
 def load_judge_output(path: Path) -> dict[str, Any]:
     """A `fluturas judge --json` output given to `round correct --judge-output`."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ReadingError(f"{path}: cannot read the judge output: {exc}") from exc
+    return load_json(path, "the judge output")
 
 
 def recorrect(store: Store, game_id: int, actor: str) -> Corrected | None:

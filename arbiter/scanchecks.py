@@ -130,15 +130,20 @@ def scan_records(path: Path, reader: str, threshold: float | None, problems: Pro
 def collect_batch(paths: Iterable[Path], threshold: float | None, reader: str, problems: Problems,
                   parse=None) -> list:
     """Every file of the pile, one at a time: a file that fails is reported and the others are read."""
-    from .ingest import collect_readings
+    from .ingest import READING_SUFFIXES, collect_readings
+    from .validation import check_json_size
 
     out = []
     for path in _expand(paths):
         try:
+            if path.suffix.lower() in READING_SUFFIXES:
+                check_json_size(path)
             args = (parse,) if parse is not None else ()
             out.extend(collect_readings([path], threshold, reader, *args, problems=problems))
         except FluturasError as exc:
             problems.add(str(exc))
+        except RecursionError:
+            problems.add(f"{path}: JSON nested too deep; not filed")
     return out
 
 

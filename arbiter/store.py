@@ -102,7 +102,7 @@ def _current_revision(engine: Engine) -> str | None:
 
 @contextmanager
 def _file_lock(url: str) -> Iterator[None]:
-    database = make_url(url).database
+    database = _sqlite_file(url)
     if not database or database == ":memory:":
         yield
         return
@@ -114,20 +114,29 @@ def _file_lock(url: str) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def _sqlite_file(url: str) -> str | None:
+    """The SQLite file of a URL, also when given as a URI (`sqlite:///file:PATH?mode=ro&uri=true`)."""
+    parsed = make_url(url)
+    database = parsed.database
+    if database and parsed.query.get("uri") == "true" and database.startswith("file:"):
+        database = database[len("file:"):]
+    return database
+
+
 def describe(url: str) -> str:
     """The store as the arbiter knows it: the SQLite file's path, or the URL without its password."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
-        return parsed.database or ":memory:"
+        return _sqlite_file(url) or ":memory:"
     return parsed.render_as_string(hide_password=True)
 
 
 def error_log(url: str | None) -> Path:
     """Where an unexpected failure's traceback goes: beside the SQLite file, else the current folder."""
     if url:
-        parsed = make_url(url)
-        if parsed.get_backend_name() == "sqlite" and parsed.database and parsed.database != ":memory:":
-            return Path(parsed.database).parent / "fluturas-errors.log"
+        database = _sqlite_file(url) if make_url(url).get_backend_name() == "sqlite" else None
+        if database and database != ":memory:":
+            return Path(database).parent / "fluturas-errors.log"
     return Path("fluturas-errors.log").resolve()
 
 
@@ -165,7 +174,7 @@ def open_store(url_or_path: str | os.PathLike[str] | None = None, *, migrate: bo
     except (ArgumentError, ImportError, ValueError) as exc:
         raise StoreError(f"database URL {url!r}: {exc}") from exc
     if engine.dialect.name == "sqlite":
-        database = make_url(url).database
+        database = _sqlite_file(url)
         if database and database != ":memory:":
             path = Path(database)
             if not path.parent.is_dir():

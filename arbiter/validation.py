@@ -3,7 +3,9 @@ that are seated, letters the set has, scores that are not negative, a game not y
 refusal names the field at fault and is raised before the first write, so nothing changes."""
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
@@ -13,8 +15,32 @@ from corrector.coords import parse_frs
 from corrector.errors import NotationError
 from corrector.rulepack import load_pack
 
-from .errors import WorkflowError
+from .errors import ReadingError, WorkflowError
 from .models import Game, Player, ReviewItem, Round, Slip
+
+
+MAX_JSON_BYTES = 64 * 2**20  # a judge output or a readings file of a whole day is a few MiB
+
+
+def check_json_size(path: Path) -> None:
+    """A JSON file too large to be a tournament's is refused before it is read into memory."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise ReadingError(f"{path}: cannot read: {exc.strerror}") from exc
+    if size > MAX_JSON_BYTES:
+        raise ReadingError(f"{path}: {size / 2**20:.0f} MiB; a JSON file is at most {MAX_JSON_BYTES // 2**20} MiB")
+
+
+def load_json(path: Path, what: str) -> Any:
+    """A JSON file, refused with one line naming it when it is too large, not JSON, or nested too deep."""
+    check_json_size(path)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ReadingError(f"{path}: cannot read {what}: {exc}") from exc
+    except RecursionError as exc:
+        raise ReadingError(f"{path}: cannot read {what}: nested too deep") from exc
 
 
 def require_not_final(game: Game, action: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import cli, fingerprint, jsonl, one_line_error, reading, rows
+from .conftest import cli, fingerprint, jsonl, reading, rows
 
 
 def open_items(db):
