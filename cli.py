@@ -29,6 +29,11 @@ def _log_traceback(exc: BaseException) -> str:
         return f"(no log written: {path}: {log_exc.strerror})"
 
 
+def _one_line(text: str) -> str:
+    """A message on one line: several lines (a list of problems, click's choices) joined by '; '."""
+    return "; ".join(line.strip().rstrip(",") for line in str(text).splitlines() if line.strip())
+
+
 class _Group(click.Group):
     """Turns every failure into one clear line and its exit code; never a traceback."""
 
@@ -36,11 +41,11 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except FluturasError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {_one_line(str(exc))}", err=True)
             ctx.exit(int(exc.exit_code))
         except click.UsageError as exc:  # one line too, naming the option, and where the help is
             where = exc.ctx.command_path if exc.ctx is not None else "fluturas"
-            click.echo(f"error: {exc.format_message()} (`{where} --help`)", err=True)
+            click.echo(f"error: {_one_line(exc.format_message())} (`{where} --help`)", err=True)
             ctx.exit(int(ExitCode.BAD_INPUT))
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
@@ -49,11 +54,11 @@ class _Group(click.Group):
             ctx.exit(int(ExitCode.INTERRUPTED))
         except OSError as exc:
             where = exc.filename if exc.filename is not None else "file"
-            click.echo(f"error: {where}: {exc.strerror or exc}", err=True)
+            click.echo(f"error: {where}: {_one_line(exc.strerror or str(exc))}", err=True)
             ctx.exit(int(ExitCode.FILE_ACCESS))
         except Exception as exc:  # noqa: BLE001 — the one place every other failure is turned into a line
             log = _log_traceback(exc)
-            message = str(exc).splitlines()[0][:200] if str(exc) else ""
+            message = _one_line(str(exc))[:200]
             click.echo(f"internal error: {type(exc).__name__}: {message} (details in {log})", err=True)
             ctx.exit(int(ExitCode.INTERNAL))
 

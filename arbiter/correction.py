@@ -15,7 +15,7 @@ from .games import get_game, get_round
 from .judging import build_case, has_decisions, run_judge, store_judgement
 from .models import Game, Round
 from .store import Store
-from .validation import blockers, load_json, require_no_blockers, require_not_final
+from .validation import blockers, check_judge_output, load_json, require_no_blockers, require_not_final
 
 
 def pending(session: Session, game: Game) -> list[str]:
@@ -67,7 +67,9 @@ def correct_round(store: Store, game_id: int, number: int | None, actor: str,
 
 def load_judge_output(path: Path) -> dict[str, Any]:
     """A `fluturas judge --json` output given to `round correct --judge-output`."""
-    return load_json(path, "the judge output")
+    output = load_json(path, "the judge output")
+    check_judge_output(output, str(path))
+    return output
 
 
 def recorrect(store: Store, game_id: int, actor: str) -> Corrected | None:
