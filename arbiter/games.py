@@ -22,7 +22,7 @@ from .audit import Change, record, snapshot
 from .errors import StoreError, WorkflowError
 from .models import Game, Player, Round, Tournament
 from .seating import Seat
-from .validation import require_not_final, whole
+from .validation import check_text, require_not_final, whole
 
 VARIANTS = ("classic", "completiv", "super_joker", "eliptic", "metagrama", "top", "tactic")  # docs/judge.md
 # docs/anticipation.md; the blind variant (A 8.4) needs each player's own groups, not stored yet
@@ -62,6 +62,8 @@ def new_game(session: Session, spec: GameSpec, actor: str) -> Game:
         raise WorkflowError(f"{spec.kind} variant {spec.variant!r}: expected one of {', '.join(allowed)}")
     if spec.category not in CATEGORIES:
         raise WorkflowError(f"category {spec.category!r}: expected senior or youth")
+    for value, field in ((spec.tournament, "--tournament"), (spec.name, "--name"), (spec.venue or "", "--venue")):
+        check_text(value, field, required=field != "--venue", longest=200)
     load_pack(spec.rules)  # an unknown pack fails here, before anything is stored
     label = sha = path = None
     if spec.wordlist is not None:
