@@ -127,10 +127,26 @@ def scan_records(path: Path, reader: str, threshold: float | None, problems: Pro
             problems.add(problem)
 
 
+def guarded(parse):
+    """The record parser at the edge of untrusted input: a record it cannot take (a field of the
+    wrong type anywhere in it) is a ReadingError naming the file and line, never a crash."""
+
+    def run(record: Any, where: str, threshold: float, base: Path | None):
+        from .errors import ReadingError
+
+        try:
+            return parse(record, where, threshold, base)
+        except (TypeError, AttributeError, KeyError, ValueError, IndexError) as exc:
+            raise ReadingError(f"{where}: not a reading record ({type(exc).__name__}: {exc})") from exc
+
+    return run
+
+
 def collect_batch(paths: Iterable[Path], threshold: float | None, reader: str, problems: Problems,
                   parse=None) -> list:
     """Every file of the pile, one at a time: a file that fails is reported and the others are read."""
     from .ingest import READING_SUFFIXES, collect_readings
+    from .readings import parse_reading
     from .validation import check_json_size
 
     out = []
@@ -138,8 +154,7 @@ def collect_batch(paths: Iterable[Path], threshold: float | None, reader: str, p
         try:
             if path.suffix.lower() in READING_SUFFIXES:
                 check_json_size(path)
-            args = (parse,) if parse is not None else ()
-            out.extend(collect_readings([path], threshold, reader, *args, problems=problems))
+            out.extend(collect_readings([path], threshold, reader, guarded(parse or parse_reading), problems=problems))
         except FluturasError as exc:
             problems.add(str(exc))
         except RecursionError:
