@@ -39,7 +39,7 @@ class Problems:
     lines: list[str] = field(default_factory=list)
 
     def add(self, line: str) -> None:
-        self.lines.append(line)
+        self.lines.append("; ".join(part.strip() for part in str(line).splitlines() if part.strip()))
 
 
 def check_image_size(path: Path, pdf_dpi: float = 200.0) -> None:

@@ -134,7 +134,7 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
     safe: a slip already filed (same image) is recognised and skipped."""
     from arbiter.games import get_game, get_round
     from arbiter.ingest import file_reading, missing_tables
-    from arbiter.scanchecks import Problems, ScanProblems, collect_batch
+    from arbiter.scanchecks import Problems, collect_batch
     from arbiter.validation import check_threshold, require_not_final
 
     if threshold is not None:
@@ -150,7 +150,8 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
             gid, rno = g.id, rnd.number
     problems = Problems()
     if g.kind == "anticipation":
-        _scan_anticipation(store, gid, paths, number, threshold, keep, reader, actor)
+        _scan_anticipation(store, gid, paths, number, threshold, keep, reader, actor, problems)
+        _report(problems)
         return
 
     def choose(old, new):
@@ -178,17 +179,25 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
     missing = missing_tables(store, gid, rno)
     if missing:
         click.echo(f"no slip yet for tables: {', '.join(map(str, missing))}")
+    _report(problems)
+
+
+def _report(problems) -> None:
+    """Each file or page of the pile that was not filed, then CHECK_FAILED (the rest is filed)."""
+    from arbiter.scanchecks import ScanProblems
+
     if problems.lines:
         for line in problems.lines:
             click.echo(f"  not filed: {line}", err=True)
         raise ScanProblems(f"{len(problems.lines)} files or pages not filed (listed above); the rest is filed")
 
 
-def _scan_anticipation(store, gid: int, paths, number: int | None, threshold: float, keep: str, reader: str,
-                       actor: str) -> None:
+def _scan_anticipation(store, gid: int, paths, number: int | None, threshold: float | None, keep: str, reader: str,
+                       actor: str, problems) -> None:
     """Anticipation slips, scanned or typed (arbiter/anticipation/slips.py): each filed in its own round."""
-    from arbiter.anticipation.slips import collect_anticipation_readings, file_anticipation_slips
+    from arbiter.anticipation.slips import file_anticipation_slips, parse_anticipation_record
     from arbiter.ingest import missing_tables
+    from arbiter.scanchecks import collect_batch
 
     def choose(old, new):
         if keep != "ask":
@@ -197,7 +206,7 @@ def _scan_anticipation(store, gid: int, paths, number: int | None, threshold: fl
         click.echo(f"new slip: {json.dumps(new.content(), ensure_ascii=False)}")
         return click.prompt("keep which", type=click.Choice(["old", "new"]))
 
-    readings = collect_anticipation_readings(paths, threshold, reader)
+    readings = collect_batch(paths, threshold, reader, problems, parse=parse_anticipation_record)
     filed = file_anticipation_slips(store, gid, readings, actor, choose, number)
     counts: dict[str, int] = {}
     for f in filed:

@@ -230,3 +230,9 @@ def test_a_word_list_edited_after_game_new_is_refused_naming_both_hashes(game):
         line = one_line_error(cli(game, *command, code=2))
         assert stored[0] in line and file_sha256(words) in line
     assert fingerprint(game) == before
+
+
+def test_round_close_warns_naming_what_waits(game, tmp_path):
+    cli(game, "round", "scan", str(jsonl(tmp_path / "p.jsonl", reading(16, word="M0DEL", word_confidence=0.3))))
+    result = cli(game, "round", "close")
+    assert "warning: round 1 closed while review item" in result.stderr and "is open" in result.stderr
