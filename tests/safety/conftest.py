@@ -13,6 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
+from tests.arbiter.conftest import store, store_url  # the two-backend store fixtures, for test_library
+
+__all__ = ["store", "store_url", "cli", "fingerprint", "rows", "one_line_error", "reading", "jsonl"]
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"

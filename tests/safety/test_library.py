@@ -17,13 +17,12 @@ from arbiter.readings import parse_reading
 from arbiter.results import add_appeal, add_sanction, reopen_results, undo_sanction, withdraw_appeal
 from arbiter.review import discard_slip, move_slip, reopen_item, resolve
 
-from tests.arbiter.conftest import store, store_url  # noqa: F401 — the two-backend fixtures
 from tests.arbiter.helpers import ARBITER, make_game, reading
 
 NOW = datetime(2026, 11, 22, 17, 0, tzinfo=timezone.utc)
 
 
-def unsure(store, tmp_path):  # noqa: F811
+def unsure(store, tmp_path):
     game_id = make_game(store, tmp_path)
     file_reading(store, game_id, 1, parse_reading(reading(None, confidence=0.2), "t", 0.9), ARBITER,
                  lambda o, n: "new")
@@ -31,7 +30,7 @@ def unsure(store, tmp_path):  # noqa: F811
         return game_id, s.scalar(select(ReviewItem)), s.scalar(select(Slip))
 
 
-def test_discard_then_reopen_brings_the_slip_back(store, tmp_path):  # noqa: F811
+def test_discard_then_reopen_brings_the_slip_back(store, tmp_path):
     game_id, item, slip = unsure(store, tmp_path)
     with pytest.raises(WorkflowError, match="filed under no table"):
         resolve(store, item.id, item.version, "ana", None, "ok")
@@ -47,14 +46,14 @@ def test_discard_then_reopen_brings_the_slip_back(store, tmp_path):  # noqa: F81
         assert [e.action for e in entries(s, game_id)][-3:] == ["slip.discard", "slip.restore", "review.reopen"]
 
 
-def test_move_refuses_a_round_that_is_not_there(store, tmp_path):  # noqa: F811
+def test_move_refuses_a_round_that_is_not_there(store, tmp_path):
     game_id, _item, slip = unsure(store, tmp_path)
     with store.session() as s:
         with pytest.raises(WorkflowError, match="--round 4: game .* has no such round"):
             move_slip(s, get_game(s, game_id), slip.id, 4, "ana", "late")
 
 
-def test_withdrawn_appeals_and_sanctions_are_kept_not_counted(store, tmp_path):  # noqa: F811
+def test_withdrawn_appeals_and_sanctions_are_kept_not_counted(store, tmp_path):
     game_id = make_game(store, tmp_path)
     with store.session() as s:
         game = get_game(s, game_id)
