@@ -22,9 +22,9 @@ from exitcodes import ExitCode
 from .conftest import fingerprint, jsonl, reading
 
 DOCUMENTED = {int(c) for c in ExitCode} - {int(ExitCode.INTERNAL), int(ExitCode.INTERRUPTED)}
-# CI: 20 fixed examples a command (about half a minute on 2 cores); FLUTURAS_FUZZ_EXAMPLES=500
+# CI: 50 fixed examples a command (about half a minute on 2 cores); FLUTURAS_FUZZ_EXAMPLES=500
 # explores further, with fresh random examples each run.
-EXAMPLES = int(os.environ.get("FLUTURAS_FUZZ_EXAMPLES", "20"))
+EXAMPLES = int(os.environ.get("FLUTURAS_FUZZ_EXAMPLES", "50"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize="FLUTURAS_FUZZ_EXAMPLES" not in os.environ,
                 database=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 

@@ -126,3 +126,26 @@ def test_two_arbiters_correcting_at_once_get_conflict_not_a_traceback(game):
         other.close()
     assert isinstance(failure, ConcurrentChange) and failure.exit_code == ExitCode.CONFLICT
     assert rows(game, "SELECT count(*) FROM tournament") == [(1,)]
+
+
+def test_two_round_corrects_at_once_end_in_ok_or_conflict(game):
+    """Two arbiters run `round correct` at the same moment (real processes): each ends with 0 or
+    CONFLICT, never a traceback, and the store is the judge's either way."""
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    (folder,) = {game.parent}
+    command = [sys.executable, str(ROOT / "cli.py"), "round", "correct", "--db", str(game), "--arbiter", "ana"]
+    conn = sqlite3.connect(game)  # no decision stored yet: both will insert the same rows
+    conn.execute("DELETE FROM decision")
+    conn.execute("DELETE FROM standing")
+    conn.commit()
+    conn.close()
+    runs = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=folder)
+            for _ in range(2)]
+    for run in runs:
+        out, err = run.communicate(timeout=300)
+        assert run.returncode in (0, ExitCode.CONFLICT) and "Traceback" not in err, err
+    assert "0 decisions changed" in cli(game, "round", "correct").output
