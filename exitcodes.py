@@ -15,6 +15,9 @@ class ExitCode(IntEnum):
     CHECK_FAILED = 1  # the command ran and found a problem (a replay that disagrees, unreadable files in a scan)
     BAD_INPUT = 2  # a file, field or option that cannot be used; the message names it
     CONFLICT = 3  # another arbiter changed the same thing first; nothing was stored, run it again
+    FILE_ACCESS = 5  # a file or the store cannot be written: read-only, disk full, no permission (OCRmyPDF's 5)
+    INTERNAL = 15  # an unexpected failure: the traceback is in the log file the message names (OCRmyPDF's 15)
+    INTERRUPTED = 130  # Ctrl-C: the step in flight was rolled back
 
 
 class FluturasError(Exception):

@@ -37,7 +37,13 @@ class Change:
 
 
 def record(session: Session, actor: str, change: Change, game_id: int | None = None) -> AuditEntry:
-    """Add one entry to the session's transaction."""
+    """Add one entry to the session's transaction. Who and why are checked here, once for every
+    change: text with control characters is refused and the whole transaction with it."""
+    from .validation import check_text
+
+    check_text(actor, "--arbiter", required=True, longest=100)
+    if change.reason is not None:
+        check_text(change.reason, "--reason")
     entry = AuditEntry(actor=actor, action=change.action, game_id=game_id, entity=change.entity,
                        entity_id=None if change.entity_id is None else str(change.entity_id),
                        before=change.before, after=change.after, reason=change.reason)

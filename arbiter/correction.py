@@ -2,7 +2,6 @@
 steps (the demo proves the workflow only if it takes the arbiter's path)."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,11 +10,17 @@ from sqlalchemy.orm import Session
 
 from .announce import Announcement, announce
 from .audit import Change, record
-from .errors import ReadingError, WorkflowError
+from .errors import WorkflowError
 from .games import get_game, get_round
 from .judging import build_case, has_decisions, run_judge, store_judgement
 from .models import Game, Round
 from .store import Store
+from .validation import blockers, check_judge_output, load_json, require_no_blockers, require_not_final
+
+
+def pending(session: Session, game: Game) -> list[str]:
+    """Readings that keep the game from being judged again (`validation.blockers`)."""
+    return blockers(session, game, readings_only=True)
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,7 @@ def correct_round(store: Store, game_id: int, number: int | None, actor: str,
     An anticipation game is corrected by its own corrector (RULES.md §7), never by the duplicate judge."""
     with store.session() as s:
         game = get_game(s, game_id)
+        require_not_final(game, "round correct")
         anticipation = game.kind == "anticipation"
     if anticipation:
         if output is not None:
@@ -45,6 +51,7 @@ def correct_round(store: Store, game_id: int, number: int | None, actor: str,
     with store.session() as s:
         game = get_game(s, game_id)
         rnd = get_round(s, game, number)
+        require_no_blockers(s, game, "round correct", through=rnd.number, readings_only=True)
         case, held = build_case(s, game, rnd.number)
         number = rnd.number
     if output is None:
@@ -60,17 +67,17 @@ def correct_round(store: Store, game_id: int, number: int | None, actor: str,
 
 def load_judge_output(path: Path) -> dict[str, Any]:
     """A `fluturas judge --json` output given to `round correct --judge-output`."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ReadingError(f"{path}: cannot read the judge output: {exc}") from exc
+    output = load_json(path, "the judge output")
+    check_judge_output(output, str(path))
+    return output
 
 
 def recorrect(store: Store, game_id: int, actor: str) -> Corrected | None:
     """After a sanction or an appeal, judge the game again so the totals follow; nothing to do
-    (None) while no round has been corrected yet."""
+    (None) while no round has been corrected yet, or while readings wait in review (`round
+    correct` after the review brings the totals up to date)."""
     with store.session() as s:
-        if not has_decisions(s, game_id):
+        if not has_decisions(s, game_id) or pending(s, get_game(s, game_id)):
             return None
     return correct_round(store, game_id, None, actor)
 
@@ -78,6 +85,8 @@ def recorrect(store: Store, game_id: int, actor: str) -> Corrected | None:
 def close_round(session: Session, game: Game, rnd: Round, actor: str) -> Announcement:
     """Close the round and return its D 5.3.7 announcements (closing twice changes nothing).
     An anticipation round has no shared board, hence no continuation and nothing to announce."""
+    if rnd.status != "closed":
+        require_not_final(game, "closing a round")
     if game.kind == "anticipation":
         if rnd.status != "closed":
             record(session, actor, Change("round.close", "round", rnd.number, before={"status": rnd.status},

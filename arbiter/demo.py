@@ -32,7 +32,7 @@ from .games import GameSpec, board_before, get_game, get_round, new_game, player
 from .ingest import collect_readings, file_reading, missing_tables
 from .models import Slip
 from .readcheck import FIELDS, ReadTally, field_value
-from .review import queue, resolve
+from .review import discard_slip, queue, resolve
 from .seating import Seat, read_seating
 from .simulation import MistakeDeck, RoundSlips, simulate_round
 from .slipimages import RenderedPage, render_round, truth_of
@@ -151,6 +151,10 @@ def _clear_queue(store: Store, game_id: int, number: int, pages: dict[str, Rende
         if fix:
             samples += len(resolve(store, e.item_id, e.version, ACTOR, fix, "read from the slip image", learn))
             corrected += 1
+        elif e.kind == "reading" and fix is None and e.table is None and e.slip_id is not None:
+            with store.session() as s:  # nothing of a player's slip on it: never counted
+                discard_slip(s, get_game(s, game_id), e.slip_id, "not-a-slip", ACTOR, "no slip on the image")
+            accepted += 1
         else:
             why = "the reading matches the slip" if e.kind == "reading" else "the judge's decision stands"
             resolve(store, e.item_id, e.version, ACTOR, None, why)
@@ -190,12 +194,12 @@ def run_demo(out: Path, samples: Path = SAMPLES, options: DemoOptions | None = N
             top = get_round(s, game, number).continuation
         yield f"round {number}: top {top} = {score}" + "".join(f"; equal top {t}" for t in found.equal_tops)
         fixed = accepted = learned = stored = 0
-        for _ in range(MAX_REVIEW_PASSES):
-            stored += correct_round(store, game_id, number, ACTOR).counts["changed"]
+        for attempt in range(MAX_REVIEW_PASSES):  # readings are reviewed before the judge sees them
             c, a, n = _clear_queue(store, game_id, number, pages_by_path, learn)
             fixed, accepted, learned = fixed + c, accepted + a, learned + n
-            if c + a == 0:
+            if attempt and c + a == 0:
                 break
+            stored += correct_round(store, game_id, number, ACTOR).counts["changed"]
         yield (f"round {number}: review — {fixed} slips corrected from the image, {accepted} items accepted "
                f"({learned} corrected fields kept for the reader); {stored} decisions stored; "
                f"no slip from tables: {', '.join(map(str, missing_tables(store, game_id, number))) or 'none'}")

@@ -42,3 +42,9 @@ class ConcurrentChange(FluturasError):
 class ExportError(FluturasError):
     """An export that cannot be written where it was asked (`--out` is a file, a folder that
     cannot be made); the previous files stay as they were."""
+
+
+class FileAccess(FluturasError):
+    """A file or the store that cannot be written (read-only, disk full, no permission)."""
+
+    exit_code = ExitCode.FILE_ACCESS

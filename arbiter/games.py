@@ -20,6 +20,7 @@ from .audit import Change, record, snapshot
 from .errors import StoreError, WorkflowError
 from .models import Game, Player, Round, Tournament
 from .seating import Seat
+from .validation import check_text, require_not_final, whole
 
 VARIANTS = ("classic", "completiv", "super_joker", "eliptic", "metagrama", "top", "tactic")  # docs/judge.md
 # docs/anticipation.md; blind (A 8.4): each player's own groups (`round groups --table N`)
@@ -59,6 +60,8 @@ def new_game(session: Session, spec: GameSpec, actor: str) -> Game:
         raise WorkflowError(f"{spec.kind} variant {spec.variant!r}: expected one of {', '.join(allowed)}")
     if spec.category not in CATEGORIES:
         raise WorkflowError(f"category {spec.category!r}: expected senior or youth")
+    for value, field in ((spec.tournament, "--tournament"), (spec.name, "--name"), (spec.venue or "", "--venue")):
+        check_text(value, field, required=field != "--venue", longest=200)
     load_pack(spec.rules)  # an unknown pack fails here, before anything is stored
     label = sha = path = None
     if spec.wordlist is not None:
@@ -103,6 +106,7 @@ def get_game(session: Session, game_id: int | None = None) -> Game:
 def seat_players(session: Session, game: Game, seats: list[Seat], actor: str, source: str, replace: bool = False) -> int:
     """Store a checked seating list, all or nothing. A table already seated is an error unless
     `replace`, which keeps the old seat in the audit log."""
+    require_not_final(game, "changing the seating")
     current = {p.table_no: p for p in session.scalars(select(Player).where(Player.game_id == game.id))}
     clashes = [s for s in seats if s.table in current]
     if clashes and not replace:
@@ -144,17 +148,12 @@ def set_rack(session: Session, game: Game, rack: str, actor: str, number: int | 
              source: str = "manual", reason: str | None = None) -> Round:
     """Enter the group of a round (the physical bag, D 5.3.1–5.3.2). A new round follows the
     last closed one; changing the group of a round already corrected is refused."""
-    pack = load_pack(game.rules)
-    parts = rack.split("/")  # tactic (D 8.6): two groups, 'ABCDEFG/HIJKLMN'
-    if len(parts) > (2 if game.variant == "tactic" else 1):
-        raise WorkflowError(f"group {rack!r}: a {game.variant} round has {2 if game.variant == 'tactic' else 1} group(s)")
-    try:
-        letters = "/".join("".join(pack.tiles.parse_rack(part)) for part in parts)
-    except NotationError as exc:
-        raise WorkflowError(f"group {rack!r}: {exc}") from exc
+    require_not_final(game, "changing a group")
+    letters = check_group(game, rack)
     if number is None:
         last = session.scalar(select(func.max(Round.number)).where(Round.game_id == game.id)) or 0
         number = last + 1
+    whole(number, "--round", 1, "a round number")
     existing = session.scalar(select(Round).where(Round.game_id == game.id, Round.number == number))
     if existing is not None and existing.status == "closed":
         raise WorkflowError(f"round {number} is closed; its group can only change on appeal")
@@ -174,6 +173,51 @@ def set_rack(session: Session, game: Game, rack: str, actor: str, number: int | 
         record(session, actor, Change("round.rack", "round", number, before=before, after={"rack": text},
                                       reason=reason), game.id)
     return existing
+
+
+def check_group(game: Game, rack: str) -> str:
+    """A group the set and the variant allow: letters of the set, no more of one letter (or of
+    jokers) than the bag holds, at least one and at most the variant's rack in each group
+    (RULES.md §1, D 8); a tactic round's two groups written 'ABCDEFG/HIJKLMN' (D 8.6)."""
+    from collections import Counter
+
+    from corrector.game.variants import load_duplicate_rules
+
+    pack = load_pack(game.rules)
+    variant = load_duplicate_rules(pack).variant(game.variant)
+    parts = rack.split("/")
+    if len(parts) > variant.groups:
+        raise WorkflowError(f"group {rack!r}: a {game.variant} round has {variant.groups} group(s)")
+    groups = []
+    for part in parts:
+        try:
+            letters = pack.tiles.parse_rack(part)
+        except NotationError as exc:
+            raise WorkflowError(f"group {rack!r}: {exc}") from exc
+        if not 1 <= len(letters) <= variant.rack_size:
+            raise WorkflowError(f"group {part!r}: {len(letters)} letters; the {game.variant} variant takes "
+                                f"1 to {variant.rack_size}")
+        groups.append(letters)
+    for letter, count in Counter(letter for letters in groups for letter in letters).items():
+        have = pack.tiles.jokers if letter == "?" else pack.tiles.counts[letter]
+        if count > have:
+            raise WorkflowError(f"group {rack!r}: {count} × {letter}, the set has {have}")
+    return "/".join("".join(letters) for letters in groups)
+
+
+def verify_wordlist(game: Game) -> str:
+    """The game's word list, checked against the sha256 stored by `game new` each time it is
+    loaded: a list edited since is refused, never used under the old hash."""
+    if not game.wordlist_path:
+        raise WorkflowError(f"game {game.id} has no word list: give one with `game new --words FILE`")
+    path = Path(game.wordlist_path)
+    if not path.is_file():
+        raise WorkflowError(f"word list {path}: not found (game {game.id} was started with it)")
+    found = file_sha256(path)
+    if game.wordlist_sha256 and found != game.wordlist_sha256:
+        raise WorkflowError(f"word list {path}: changed since `game new` (sha256 {found}, the game's is "
+                            f"{game.wordlist_sha256}); restore the original file")
+    return str(path)
 
 
 def board_before(session: Session, game: Game, number: int, pack: RulePack | None = None) -> Board:

@@ -8,7 +8,6 @@ table already filed is never merged silently: `choose` says which one to keep, t
 in the store as `superseded`."""
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,8 +18,9 @@ from sqlalchemy.exc import IntegrityError
 
 from .audit import Change, record
 from .errors import MissingComponent, ReadingError
-from .models import Player, ReviewItem, Round, Slip
+from .models import Game, Player, ReviewItem, Round, Slip
 from .readings import Parser, SlipReading, parse_reading, read_readings_file
+from .scanchecks import DEFAULT_THRESHOLD, Problems, qr_problem, same_paper, scan_records
 from .store import Store
 
 Keep = Literal["old", "new"]
@@ -40,35 +40,36 @@ class Filed:
     review: tuple[str, ...] = ()
 
 
-def collect_readings(paths: Iterable[Path], threshold: float, reader: str = "cnn",
-                     parse: Parser = parse_reading) -> Iterator[SlipReading]:
+def collect_readings(paths: Iterable[Path], threshold: float | None, reader: str = "cnn",
+                     parse: Parser = parse_reading, problems: Problems | None = None) -> Iterator[SlipReading]:
     """Readings files are read here; images go through the scanner (issue 5). `parse` turns one
-    record into a reading (an anticipation game has its own, `arbiter.anticipation.slips`)."""
+    record into a reading (an anticipation game has its own, `arbiter.anticipation.slips`). A
+    threshold of None: the reader's calibrated one for images, DEFAULT_THRESHOLD for readings files.
+    Pages with no slip and unreadable images go to `problems` (`arbiter.scanchecks`)."""
     for path in paths:
         if path.is_dir():
             yield from collect_readings(sorted(p for p in path.iterdir()
                                                if p.suffix.lower() in READING_SUFFIXES + IMAGE_SUFFIXES),
-                                        threshold, reader, parse)
+                                        threshold, reader, parse, problems)
         elif not path.exists():
             raise ReadingError(f"{path}: no such file")
         elif path.suffix.lower() in READING_SUFFIXES:
-            yield from read_readings_file(path, threshold, parse)
+            yield from read_readings_file(path, DEFAULT_THRESHOLD if threshold is None else threshold, parse)
         else:
-            yield from _scan_image(path, threshold, reader, parse)
+            yield from _scan_image(path, threshold, reader, parse, problems)
 
 
-def _scan_image(path: Path, threshold: float, reader: str, parse: Parser) -> Iterator[SlipReading]:
+def _scan_image(path: Path, threshold: float | None, reader: str, parse: Parser,
+                problems: Problems | None) -> Iterator[SlipReading]:
     """The scanner reads the image (issue 5); the slip's identity is the image's own sha256."""
     try:
-        from scanner import ScanOptions, ScannerError, scan_paths
+        from scanner import ScannerError
     except ImportError as exc:
         raise MissingComponent(f"{path}: reading images needs the scanner (scanner.scan_paths); "
                                f"pass the scanner's readings .jsonl instead") from exc
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
     try:
-        for number, reading in enumerate(scan_paths([path], ScanOptions(reader=reader))):
-            record = {**reading.to_dict(), "sha256": digest}
-            yield parse(record, f"{path}: slip {number + 1}", threshold, None)
+        for number, raw in enumerate(scan_records(path, reader, threshold, problems)):
+            yield parse(raw, f"{path}: slip {number + 1}", DEFAULT_THRESHOLD if threshold is None else threshold, None)
     except ScannerError as exc:
         raise ReadingError(f"{path}: {exc}") from exc
 
@@ -90,6 +91,12 @@ def _file(store: Store, game_id: int, round_number: int, reading: SlipReading, a
                                                  Slip.slip_index == reading.slip_index))
         if same is not None:
             return Filed("duplicate", same.id, same.table_no, reading.source)
+        refused, qr_reason = qr_problem(session.get(Game, game_id), rnd.number, reading.raw.get("qr"))
+        if refused:
+            return Filed("refused", 0, None, reading.source, (refused,))
+        paper = same_paper(session, game_id, rnd.id, reading.content())
+        if paper is not None:  # the same paper scanned again: other bytes, same slip
+            return Filed("duplicate", paper.id, paper.table_no, reading.source)
         table = reading.table if "table" not in reading.unsure else None
         seated = table is not None and session.scalar(
             select(Player.id).where(Player.game_id == game_id, Player.table_no == table)) is not None
@@ -124,6 +131,8 @@ def _file(store: Store, game_id: int, round_number: int, reading: SlipReading, a
                 reasons.append("unsure: " + ", ".join(unsure))
             if reading.round is not None and "round" not in reading.unsure and reading.round != rnd.number:
                 reasons.append(f"the slip says round {reading.round}, filed in round {rnd.number}")
+            if qr_reason:
+                reasons.append(qr_reason)
             if reasons:  # one queue item per slip, with every reason the arbiter must see
                 session.add(ReviewItem(game_id=game_id, round_id=rnd.id, slip_id=slip.id, table_no=slip.table_no,
                                        kind="reading", reason="; ".join(reasons)))

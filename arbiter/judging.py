@@ -18,7 +18,7 @@ from corrector.judgment import judge
 
 from .audit import Change, record
 from .errors import WorkflowError
-from .games import players, rounds
+from .games import players, rounds, verify_wordlist
 from .models import Appeal, Decision, Game, ReviewItem, Round, Sanction, Slip, Standing
 from .review import flag_decision
 
@@ -90,12 +90,13 @@ def build_case(session: Session, game: Game, through_round: int | None = None) -
                                              rnd.continuation) if rnd.continuation else "top",
                             "slips": slips})
     last = case_rounds[-1]["round"] if case_rounds else 1
-    sanctions = session.scalars(select(Sanction).where(Sanction.game_id == game.id).order_by(Sanction.id))
+    sanctions = session.scalars(select(Sanction).where(Sanction.game_id == game.id, Sanction.status == "active")
+                           .order_by(Sanction.id))
     appeals = session.scalars(select(Appeal).where(Appeal.game_id == game.id, Appeal.status == "upheld")
                               .order_by(Appeal.id))
     case = {
         "rules": game.rules, "category": game.category, "variant": game.variant,
-        "words": {"file": game.wordlist_path},
+        "words": {"file": verify_wordlist(game)},
         "players": [{"table": p.table_no, "name": p.name} for p in players(session, game)],
         "rounds": case_rounds,
         "disciplinary": [{"table": s.table_no, "round": min(s.round_no or last, last), "reason": s.reason,

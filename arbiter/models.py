@@ -173,6 +173,7 @@ class Sanction(Base):
     reason: Mapped[str] = mapped_column(Text)
     actor: Mapped[str] = mapped_column(String(100))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    status: Mapped[str] = mapped_column(String(20), default="active", server_default="active")  # or "withdrawn"
 
 
 class Appeal(Base):

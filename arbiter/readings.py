@@ -114,7 +114,7 @@ def read_field(item: Any, name: str, where: str, threshold: float, numeric: bool
     conf = None if conf is None else float(conf)
     text = None if text is None else str(text).strip() or None
     if text is not None and numeric:
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             return FieldRead(None, conf, False, jokers)
         value: Any = int(text)
     else:

@@ -17,13 +17,18 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from .audit import Change, record
+from .audit import Change, record, snapshot
 from .errors import ReviewConflict, WorkflowError
-from .models import Decision, Game, Player, ReviewItem, Round, Slip, utcnow
+from .models import Decision, Game, ReviewItem, Round, Slip, utcnow
+from .readings import ALIASES
 from .store import Store
+from .validation import check_slip_fields, require_not_final, require_round, require_seated, whole
 
 CORRECTABLE = ("table", "round", "score", "position", "word", "jokers",
                "moves", "total", "cancel_round", "verify", "verify_words")  # the last five: anticipation slips
+# The slip's own names (MASA, TUR, POZ, PUNCTE, DEPUNERE) are the same fields.
+FIELD_NAMES = {alias: name for name, aliases in ALIASES.items() for alias in aliases}
+DISCARD_KINDS = ("not-a-slip", "duplicate")
 
 
 @dataclass(frozen=True)
@@ -73,13 +78,22 @@ def open_count(session: Session, game_id: int, round_id: int | None = None) -> i
     return len(session.scalars(query).all())
 
 
-def _check_correction(correction: dict[str, Any]) -> None:
-    unknown = sorted(set(correction) - set(CORRECTABLE))
-    if unknown:
-        raise WorkflowError(f"correction field {unknown[0]!r}: expected one of {', '.join(CORRECTABLE)}")
-    for key in ("table", "round", "score", "total", "cancel_round"):
-        if correction.get(key) is not None and not isinstance(correction[key], int):
-            raise WorkflowError(f"correction field {key}: expected a number, found {correction[key]!r}")
+def normalise_correction(correction: dict[str, Any]) -> dict[str, Any]:
+    """The correction with the slip's field names mapped to ours, checked for type: a refusal
+    names the field (`correction field 'culoare'`, `correction field masa: expected a number`)."""
+    out: dict[str, Any] = {}
+    for key, value in correction.items():
+        name = FIELD_NAMES.get(str(key).lower(), str(key).lower())
+        if name not in CORRECTABLE:
+            raise WorkflowError(f"correction field {key!r}: expected one of {', '.join(CORRECTABLE)} "
+                                f"(or masa, tur, poz, puncte, depunere)")
+        if name in ("table", "round", "score", "total", "cancel_round"):
+            if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+                value = int(value.strip())
+            if value is not None:
+                whole(value, f"correction field {key}:", 0, "a number")
+        out[name] = value
+    return out
 
 
 @dataclass(frozen=True)
@@ -94,27 +108,60 @@ class Lesson:
 
 
 def _apply(session: Session, item: ReviewItem, correction: dict[str, Any], actor: str, reason: str) -> Lesson:
+    """Correct the slip's fields, checked against the game first: a seated table, a round that
+    exists (the slip moves there), a position, letters and a score the judge can take. A
+    superseded slip given a table with no filed slip becomes that table's filed slip."""
     slip = session.get(Slip, item.slip_id) if item.slip_id else None
     if slip is None:
         raise WorkflowError(f"review item {item.id} has no slip to correct")
+    game = session.get(Game, slip.game_id)
     before = dict(slip.content)
     content = {**before, **correction}
-    if session.get(Game, slip.game_id).kind == "anticipation":
+    if game.kind == "anticipation":
         _check_anticipation(session, item, slip, content)
+    else:
+        checked = {k: content.get(k) for k in correction}  # what the arbiter typed; a misread left as is goes to the judge
+        if "jokers" in correction:
+            checked["word"] = content.get("word")
+        check_slip_fields(game, checked, f"review item {item.id}: ")
+        if "round" in correction:
+            slip.round_id = require_round(session, game, content["round"], f"review item {item.id}: round").id
     table = content.get("table")
-    if table != slip.table_no:
-        if table is None or session.scalar(select(Player.id).where(Player.game_id == slip.game_id,
-                                                                    Player.table_no == table)) is None:
-            raise WorkflowError(f"review item {item.id}: table {table} is not seated")
-        clash = session.scalar(select(Slip).where(Slip.round_id == slip.round_id, Slip.table_no == table,
-                                                  Slip.state == "filed", Slip.id != slip.id))
-        if clash is not None:
-            raise WorkflowError(f"review item {item.id}: table {table} already has a filed slip ({clash.source})")
-        slip.table_no = table
-    slip.content = content
-    record(session, actor, Change("slip.correct", "slip", slip.id, before=before, after=content, reason=reason),
-           slip.game_id)
+    if table is None:
+        raise WorkflowError(f"review item {item.id}: the slip has no table; give it (c masa=N)")
+    require_seated(session, game, table, f"review item {item.id}: table")
+    if slip.state == "discarded":
+        raise WorkflowError(f"review item {item.id}: slip {slip.id} was discarded; reopen it first")
+    clash = session.scalar(select(Slip).where(Slip.round_id == slip.round_id, Slip.table_no == table,
+                                              Slip.state == "filed", Slip.id != slip.id))
+    if clash is not None:
+        raise WorkflowError(f"review item {item.id}: table {table} already has a filed slip in that round "
+                            f"(slip {clash.id}, {clash.source}); discard one of them first")
+    state_before = slip.state
+    slip.table_no, slip.state, slip.content = table, "filed", content
+    item.table_no, item.round_id = table, slip.round_id
+    session.flush()
+    record(session, actor, Change("slip.correct", "slip", slip.id, before={**before, "state": state_before},
+                                  after={**content, "state": slip.state}, reason=reason), slip.game_id)
     return Lesson(dict(slip.reading or {}), slip.sha256, slip.slip_index, before, correction)
+
+
+def _check_accept(session: Session, item: ReviewItem) -> None:
+    """Accepting files the slip as it stands: never one the judge would count for nobody (a slip
+    with no seated table) or in a round it does not say."""
+    slip = session.get(Slip, item.slip_id) if item.slip_id else None
+    if slip is None or slip.state != "filed" or item.kind != "reading":
+        return
+    game = session.get(Game, slip.game_id)
+    if slip.table_no is None:
+        written = slip.content.get("table")
+        raise WorkflowError(f"review item {item.id}: the slip is filed under no table (it reads table "
+                            f"{written if written is not None else '?'}); correct it (c masa=N) or discard it")
+    written_round = slip.content.get("round")
+    rnd = session.get(Round, slip.round_id)
+    if game.kind != "anticipation" and isinstance(written_round, int) and written_round != rnd.number:
+        raise WorkflowError(f"review item {item.id}: the slip says round {written_round}, filed in round "
+                            f"{rnd.number}; move it (c tur={written_round}) or confirm it (c tur={rnd.number})")
 
 
 def _check_anticipation(session: Session, item: ReviewItem, slip: Slip, content: dict[str, Any]) -> None:
@@ -143,8 +190,7 @@ def resolve(store: Store, item_id: int, expected_version: int, actor: str,
             correction: dict[str, Any] | None = None, reason: str = "", learn: Path | None = None) -> list[Path]:
     """Accept the item as it stands (no correction) or correct the slip's fields; one winner.
     Returns the reader samples written to `learn` (none without it)."""
-    correction = dict(correction or {})
-    _check_correction(correction)
+    correction = normalise_correction(dict(correction or {}))
     resolution = {"action": "correct" if correction else "accept", "correction": correction, "reason": reason}
     with store.session() as session:
         won = session.execute(
@@ -157,8 +203,11 @@ def resolve(store: Store, item_id: int, expected_version: int, actor: str,
         if won:
             item = session.get(ReviewItem, item_id)
             session.refresh(item)
+            require_not_final(session.get(Game, item.game_id), "a review")
             if correction:
                 lesson = _apply(session, item, correction, actor, reason or item.reason)
+            else:
+                _check_accept(session, item)
             record(session, actor, Change("review.resolve", "review_item", item_id,
                                           before={"state": "open", "reason": item.reason},
                                           after=resolution, reason=reason or None), item.game_id)
@@ -191,3 +240,106 @@ def flag_decision(session: Session, rnd: Round, table: int, slip_id: int | None,
     session.add(ReviewItem(game_id=rnd.game_id, round_id=rnd.id, slip_id=slip_id, table_no=table,
                            kind="decision", reason=reason))
     return True
+
+
+def _item(session: Session, item_id: int) -> ReviewItem:
+    item = session.get(ReviewItem, item_id)
+    if item is None:
+        raise WorkflowError(f"review item {item_id} does not exist")
+    return item
+
+
+def _slip_of(session: Session, game: Game, slip_id: int) -> Slip:
+    slip = session.get(Slip, slip_id)
+    if slip is None or slip.game_id != game.id:
+        raise WorkflowError(f"slip {slip_id} is not in game {game.id}")
+    return slip
+
+
+def reopen_item(session: Session, game: Game, item_id: int, actor: str, reason: str) -> ReviewItem:
+    """Put a resolved (or discarded) item back in the queue; its slip is held from the judge again.
+    The earlier resolution stays in the audit log. A discarded slip comes back as filed."""
+    require_not_final(game, "reopening a review item")
+    item = _item(session, item_id)
+    if item.game_id != game.id:
+        raise WorkflowError(f"review item {item_id} is not in game {game.id}")
+    if item.state == "open":
+        raise WorkflowError(f"review item {item_id} is already open")
+    if not reason.strip():
+        raise WorkflowError("--reason: say why the item is reopened")
+    slip = session.get(Slip, item.slip_id) if item.slip_id else None
+    if slip is not None and slip.state == "discarded":
+        _restore(session, slip, actor, reason)
+    before = {"state": item.state, "resolution": item.resolution, "resolved_by": item.resolved_by}
+    item.state, item.resolution, item.resolved_by, item.resolved_at = "open", None, None, None
+    item.version += 1
+    record(session, actor, Change("review.reopen", "review_item", item.id, before=before, after={"state": "open"},
+                                  reason=reason), game.id)
+    return item
+
+
+def _restore(session: Session, slip: Slip, actor: str, reason: str) -> None:
+    clash = None
+    if slip.table_no is not None:
+        clash = session.scalar(select(Slip).where(Slip.round_id == slip.round_id, Slip.table_no == slip.table_no,
+                                                  Slip.state == "filed", Slip.id != slip.id))
+    slip.state = "superseded" if clash is not None else "filed"
+    session.flush()
+    record(session, actor, Change("slip.restore", "slip", slip.id, before={"state": "discarded"},
+                                  after={"state": slip.state}, reason=reason), slip.game_id)
+
+
+def discard_slip(session: Session, game: Game, slip_id: int, kind: str, actor: str, reason: str) -> Slip:
+    """A filed item that is no slip (a blank page, a photo of something else) or a second scan of
+    the same paper: kept in the store and the audit log, never counted; its open items close.
+    `reopen_item` on one of its items brings it back."""
+    require_not_final(game, "discarding a slip")
+    if kind not in DISCARD_KINDS:
+        raise WorkflowError(f"--as {kind!r}: expected one of {', '.join(DISCARD_KINDS)}")
+    slip = _slip_of(session, game, slip_id)
+    if slip.state == "discarded":
+        raise WorkflowError(f"slip {slip_id} is already discarded")
+    before = {"state": slip.state}
+    slip.state = "discarded"
+    resolution = {"action": "discard", "as": kind, "reason": reason}
+    items = session.scalars(select(ReviewItem).where(ReviewItem.slip_id == slip.id, ReviewItem.state == "open"))
+    for item in items:
+        item.state, item.resolution, item.resolved_by, item.resolved_at = "resolved", resolution, actor, utcnow()
+        item.version += 1
+    session.flush()
+    record(session, actor, Change("slip.discard", "slip", slip.id, before=before,
+                                  after={"state": "discarded", "as": kind}, reason=reason or kind), game.id)
+    return slip
+
+
+def move_slip(session: Session, game: Game, slip_id: int, number: int, actor: str, reason: str) -> Slip:
+    """File a slip in the round it really belongs to (a late slip of an earlier round); its open
+    items follow it. Refused when that round already has a filed slip of the same table."""
+    require_not_final(game, "moving a slip")
+    slip = _slip_of(session, game, slip_id)
+    target = require_round(session, game, number)
+    if slip.state == "filed" and slip.table_no is not None:
+        clash = session.scalar(select(Slip).where(Slip.round_id == target.id, Slip.table_no == slip.table_no,
+                                                  Slip.state == "filed", Slip.id != slip.id))
+        if clash is not None:
+            raise WorkflowError(f"round {number}: table {slip.table_no} already has a filed slip "
+                                f"(slip {clash.id}, {clash.source}); discard one of them first")
+    before = {"round": session.get(Round, slip.round_id).number, "content": dict(slip.content)}
+    slip.round_id = target.id
+    slip.content = {**slip.content, "round": number}
+    for item in session.scalars(select(ReviewItem).where(ReviewItem.slip_id == slip.id)):
+        item.round_id = target.id
+    session.flush()
+    record(session, actor, Change("slip.move", "slip", slip.id, before=before,
+                                  after={"round": number, "content": slip.content}, reason=reason), game.id)
+    return slip
+
+
+def slips(session: Session, game: Game, number: int | None = None) -> list[dict[str, Any]]:
+    """Every slip of the game (or of one round), whatever its state, for `fluturas slip list`."""
+    query = (select(Slip, Round.number).join(Round, Round.id == Slip.round_id).where(Slip.game_id == game.id)
+             .order_by(Round.number, Slip.table_no, Slip.id))
+    if number is not None:
+        query = query.where(Round.number == number)
+    return [{**snapshot(s, ("id", "table_no", "state", "source", "content")), "round": n}
+            for s, n in session.execute(query)]

@@ -111,7 +111,7 @@ def read_seating(path: str | Path, encoding: str | None = None) -> list[Seat]:
         values = {f: (raw[i].strip() if i < len(raw) else "") for i, f in enumerate(fields) if f}
         where = lambda field: f"{path}: row {number}, column {fields.index(field) + 1} ({rows[0][fields.index(field)].strip()})"  # noqa: E731
         text = values["table"]
-        if not text.isdigit() or not 1 <= int(text) <= MAX_TABLE:
+        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_TABLE:
             raise SeatingError(f"{where('table')}: {text!r} is not a table number 1–{MAX_TABLE}")
         table = int(text)
         if table in seen:

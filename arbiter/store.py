@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -17,11 +18,11 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
-from .errors import ConcurrentChange, StoreError
+from .errors import ConcurrentChange, FileAccess, StoreError
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DEFAULT_DB = "fluturas.db"  # the store the commands open when neither --db nor $FLUTURAS_DB says
@@ -77,6 +78,12 @@ class Store:
                 session.rollback()
                 raise ConcurrentChange(f"another arbiter changed the same record meanwhile ({exc}); "
                                        f"nothing of this command was stored, run it again") from exc
+            except IntegrityError:  # the callers that race on a unique key retry on it
+                session.rollback()
+                raise
+            except DatabaseError as exc:  # locked, read-only, full: one line the arbiter can act on
+                session.rollback()
+                raise store_failure(describe(self.url), exc) from exc
             except BaseException:
                 session.rollback()
                 raise
@@ -96,7 +103,7 @@ def _current_revision(engine: Engine) -> str | None:
 
 @contextmanager
 def _file_lock(url: str) -> Iterator[None]:
-    database = make_url(url).database
+    database = _sqlite_file(url)
     if not database or database == ":memory:":
         yield
         return
@@ -108,11 +115,43 @@ def _file_lock(url: str) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def _sqlite_file(url: str) -> str | None:
+    """The SQLite file of a URL, also when given as a URI (`sqlite:///file:PATH?mode=ro&uri=true`)."""
+    parsed = make_url(url)
+    database = parsed.database
+    if database and parsed.query.get("uri") == "true" and database.startswith("file:"):
+        database = database[len("file:"):]
+    return database
+
+
+def describe(url: str) -> str:
+    """The store as the arbiter knows it: the SQLite file's path, or the URL without its password."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        return _sqlite_file(url) or ":memory:"
+    return parsed.render_as_string(hide_password=True)
+
+
+def error_log(url: str | None) -> Path:
+    """Where an unexpected failure's traceback goes: beside the SQLite file, else the current folder."""
+    if url:
+        database = _sqlite_file(url) if make_url(url).get_backend_name() == "sqlite" else None
+        if database and database != ":memory:":
+            return Path(database).parent / "fluturas-errors.log"
+    return Path("fluturas-errors.log").resolve()
+
+
 def upgrade(engine: Engine) -> None:
-    """Bring the schema to head; a no-op when it is there already."""
+    """Bring the schema to head; a no-op when it is there already. A store written by a newer
+    fluturas (a revision this one does not know) is refused, never downgraded or guessed at."""
     head = head_revision()
-    if _current_revision(engine) == head:
+    current = _current_revision(engine)
+    if current == head:
         return
+    known = {rev.revision for rev in ScriptDirectory.from_config(_alembic_config()).walk_revisions()}
+    if current is not None and current not in known:
+        raise StoreError(f"database {describe(str(engine.url))}: schema revision {current} is newer than this "
+                         f"fluturas knows ({head}); update fluturas")
     config = _alembic_config()
     if engine.dialect.name == "postgresql":
         with engine.begin() as conn:
@@ -125,22 +164,52 @@ def upgrade(engine: Engine) -> None:
         command.upgrade(config, "head")
 
 
-def open_store(url_or_path: str | os.PathLike[str] | None = None, *, migrate: bool = True) -> Store:
-    """Open (and create, for SQLite) the store and upgrade it to the newest schema."""
+def open_store(url_or_path: str | os.PathLike[str] | None = None, *, migrate: bool = True,
+               create: bool = True) -> Store:
+    """Open the store and upgrade it to the newest schema. A SQLite file that does not exist is
+    created only with `create` (`game new`); every other command refuses it, so no empty store
+    is made silently in the wrong folder."""
     url = resolve_url(url_or_path)
     try:
         engine = create_engine(url, future=True)
-    except (ArgumentError, ImportError) as exc:
+    except (ArgumentError, ImportError, ValueError) as exc:
         raise StoreError(f"database URL {url!r}: {exc}") from exc
     if engine.dialect.name == "sqlite":
-        database = make_url(url).database
-        if database and database != ":memory:" and not Path(database).parent.is_dir():
-            raise StoreError(f"database {database}: folder {Path(database).parent} does not exist")
+        database = _sqlite_file(url)
+        if database and database != ":memory:":
+            path = Path(database)
+            if not path.parent.is_dir():
+                raise StoreError(f"database {database}: folder {path.parent} does not exist")
+            if path.is_dir():
+                raise StoreError(f"database {database}: is a folder, not a store file")
+            if not path.exists() and not create:
+                raise StoreError(f"database {database}: no such store; `fluturas game new` creates one "
+                                 f"(or pass --db / set FLUTURAS_DB to the right file)")
         event.listen(engine, "connect", _sqlite_pragmas)
     try:
         if migrate:
             upgrade(engine)
-    except OperationalError as exc:
+    except DatabaseError as exc:
         engine.dispose()
-        raise StoreError(f"database {engine.url.render_as_string(hide_password=True)}: {exc.orig}") from exc
+        raise store_failure(describe(url), exc) from exc
+    except OSError as exc:
+        engine.dispose()
+        raise FileAccess(f"database {describe(url)}: {exc.strerror or exc}") from exc
     return Store(url, engine, sessionmaker(engine, expire_on_commit=False))
+
+
+def store_failure(where: str, exc: DatabaseError) -> StoreError | FileAccess | ConcurrentChange:
+    """A database error as the arbiter can act on it, told apart by SQLite's result code (or
+    PostgreSQL's SQLSTATE class): another command holds the lock, the disk is read-only or full,
+    or the file is not a fluturas store."""
+    orig = getattr(exc, "orig", exc)
+    text = str(orig)
+    code = (getattr(orig, "sqlite_errorcode", None) or 0) & 0xFF  # the primary result code
+    sqlstate = str(getattr(orig, "sqlstate", "") or "")
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or sqlstate in ("40001", "40P01", "55P03"):
+        return ConcurrentChange(f"database {where}: another command is writing ({text}); nothing was stored, "
+                                f"run it again")
+    if code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN,
+                sqlite3.SQLITE_PERM) or sqlstate.startswith("53"):
+        return FileAccess(f"database {where}: {text}")
+    return StoreError(f"database {where}: {text} (is it a fluturas store?)")

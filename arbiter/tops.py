@@ -25,7 +25,8 @@ from exitcodes import FluturasError
 
 from .audit import Change, record
 from .errors import WorkflowError
-from .games import board_before, place_continuation
+from .games import board_before, place_continuation, verify_wordlist
+from .validation import require_not_final
 from .models import Game, Round
 
 
@@ -43,7 +44,7 @@ class RoundTops:
 def lexicon_of(game: Game, pack: RulePack) -> Lexicon:
     if not game.wordlist_path:
         raise WorkflowError(f"game {game.id} has no word list: give one with `game new --words FILE`")
-    return load_lexicon(game.wordlist_path, pack, label=game.wordlist_label)
+    return load_lexicon(verify_wordlist(game), pack, label=game.wordlist_label)
 
 
 def _text(top: Candidate | TacticTop) -> str:
@@ -112,6 +113,7 @@ def set_continuation(session: Session, game: Game, rnd: Round, text: str, actor:
     """Record the continuation move (D 5.3.7), scored by the one scorer on the round's board
     and checked against the group; a tactic round's two moves (D 8.6) by `tactic_continuation`.
     Returns its score."""
+    require_not_final(game, "changing the continuation")
     pack = load_pack(game.rules)
     if game.variant == "tactic":
         score = tactic_continuation(session, game, rnd, text).score

@@ -25,7 +25,7 @@ from corrector.anticipation.outcome import PlayerResult, RoundRuling
 from ..audit import Change, record
 from .letters import BLIND, blind_groups
 from ..errors import WorkflowError
-from ..games import get_game, get_round, players, require_kind, rounds
+from ..games import get_game, get_round, players, require_kind, rounds, verify_wordlist
 from ..judging import _held, upsert_fields
 from ..models import Appeal, Decision, Game, Sanction, Slip, Standing
 from ..store import Store
@@ -62,7 +62,8 @@ def build_input(session: Session, game: Game, through_round: int | None = None) 
                 continue
             slips.append({**s.content, "table": s.table_no, "round": rnd.number})  # filed where the arbiter put it
     slips = _appealed(session, game, slips, len(order))
-    sanctions = session.scalars(select(Sanction).where(Sanction.game_id == game.id).order_by(Sanction.id))
+    sanctions = session.scalars(select(Sanction).where(Sanction.game_id == game.id, Sanction.status == "active")
+                           .order_by(Sanction.id))
     disciplinary = []
     for s in sanctions:  # an elimination (D 7.1.3) stops the correction after its round, as A 6.4's second warning
         if s.round_no is None or s.round_no <= len(order):
@@ -70,7 +71,7 @@ def build_input(session: Session, game: Game, through_round: int | None = None) 
                                  "reason": s.reason, "cheating": s.kind == "elimination"})
     own = blind_groups(session, game) if blind else {}
     case = {"type": "anticipation", "rules": game.rules, "variant": game.variant,
-            "words": {"file": game.wordlist_path}, "groups": None if blind else list(game.groups), "order": order,
+            "words": {"file": verify_wordlist(game)}, "groups": None if blind else list(game.groups), "order": order,
             "players": [{"table": p.table_no, "name": p.name, **({"groups": own[p.table_no]} if blind else {})}
                         for p in players(session, game)],
             "slips": slips, "disciplinary": disciplinary,

@@ -2,7 +2,7 @@
 library function and prints; `cli.py` gathers them and maps errors to exit codes."""
 from __future__ import annotations
 
-from arbiter.commands import engine, judge, results, review, rounds, scanner, tournament, web
+from arbiter.commands import engine, judge, results, review, rounds, scanner, tournament, undo, web
 
 ALL_COMMANDS = [*engine.COMMANDS, *judge.COMMANDS, *tournament.COMMANDS, *rounds.COMMANDS, *review.COMMANDS,
-                *results.COMMANDS, *scanner.COMMANDS, *web.COMMANDS]
+                *results.COMMANDS, *scanner.COMMANDS, *undo.COMMANDS, *web.COMMANDS]

@@ -8,6 +8,11 @@ import click
 from arbiter.store import DEFAULT_DB
 
 
+# What the store can hold (a PostgreSQL INTEGER): a larger number is refused as a usage error
+# naming the option, never an overflow deep in the database driver.
+NUMBER = click.IntRange(-(2**31), 2**31 - 1)
+
+
 def emit_json(data: object) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True))
 
@@ -19,16 +24,32 @@ def store_options(func):
 
     func = click.option("--arbiter", "actor", envvar="FLUTURAS_ARBITER", default=getpass.getuser(), show_default=True,
                         help="Who makes the change (kept in the audit log).")(func)
-    func = click.option("--game", "game_id", type=int, default=None, help="Game id (default: the newest game).")(func)
+    func = click.option("--game", "game_id", type=NUMBER, default=None, help="Game id (default: the newest game).")(func)
     func = click.option("--db", envvar="FLUTURAS_DB", default=DEFAULT_DB, show_default=True,
                         help="SQLite file or database URL (postgresql://user@host/db).")(func)
     return func
 
 
-def open_db(db: str):
-    from arbiter.store import open_store
+def open_db(db: str, create: bool = False):
+    """Open the store and say which one (stderr), so an arbiter in the wrong folder sees it at
+    once; only `game new` creates a store, any other command refuses a file that is not there."""
+    from arbiter.store import describe, open_store
 
-    return open_store(db)
+    global _LAST_URL
+    from arbiter.store import resolve_url
+
+    _LAST_URL = resolve_url(db)
+    store = open_store(db, create=create)
+    click.echo(f"store: {describe(store.url)}", err=True)
+    return store
+
+
+_LAST_URL: str | None = None
+
+
+def last_store_url() -> str | None:
+    """The store the command opened (or tried to): the error log goes beside it."""
+    return _LAST_URL
 
 
 def now():

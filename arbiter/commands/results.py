@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from arbiter.commands.common import now, open_db, parse_fields, store_options
+from arbiter.commands.common import NUMBER, now, open_db, parse_fields, store_options
 
 
 def _recorrect(store, gid: int, actor: str) -> None:
@@ -17,11 +17,11 @@ def _recorrect(store, gid: int, actor: str) -> None:
 
 
 @click.command()
-@click.argument("table", type=int)
+@click.argument("table", type=NUMBER)
 @click.option("--disciplinary", "kind", flag_value="disciplinary", help="Disciplinary warning (−20; the second eliminates, D 6.4).")
 @click.option("--eliminate", "kind", flag_value="elimination", help="Eliminate the player (D 7.1.3).")
 @click.option("--reason", required=True, help="The reason, as on the written sanction.")
-@click.option("--round", "number", type=int, help="Round in which it happened.")
+@click.option("--round", "number", type=NUMBER, help="Round in which it happened.")
 @store_options
 def sanction(table, kind, reason, number, db, game_id, actor) -> None:
     """Give a disciplinary warning or eliminate a player."""
@@ -34,20 +34,20 @@ def sanction(table, kind, reason, number, db, game_id, actor) -> None:
     store = open_db(db)
     with store.session() as s:
         g = get_game(s, game_id)
-        add_sanction(s, g, table, kind, reason, actor, number)
-        gid = g.id
-    click.echo(f"table {table}: {kind} recorded")
+        row = add_sanction(s, g, table, kind, reason, actor, number)
+        gid, sid = g.id, row.id
+    click.echo(f"table {table}: {kind} recorded (sanction {sid}; `fluturas undo sanction {sid}` withdraws it)")
     _recorrect(store, gid, actor)
 
 
 @click.command()
-@click.argument("table", type=int)
-@click.option("--round", "number", type=int, help="The round appealed.")
+@click.argument("table", type=NUMBER)
+@click.option("--round", "number", type=NUMBER, required=True, help="The round appealed.")
 @click.option("--kind", type=click.Choice(["reading", "warning", "penalty", "incorrect", "total", "repeated"]), required=True)
 @click.option("--reason", required=True, help="Why (kept in the audit log).")
 @click.option("--set", "fields", multiple=True, help="For --kind reading: what the slip really says, e.g. --set position=H4.")
-@click.option("--score", type=int, help="For --kind incorrect/total: the points to credit.")
-@click.option("--cap", type=int, help="For --kind repeated: the most the round average may give (D 5.3.7).")
+@click.option("--score", type=NUMBER, help="For --kind incorrect/total: the points to credit.")
+@click.option("--cap", type=NUMBER, help="For --kind repeated: the most the round average may give (D 5.3.7).")
 @click.option("--reject", is_flag=True, help="Record the appeal as rejected.")
 @store_options
 def appeal(table, number, kind, reason, fields, score, cap, reject, db, game_id, actor) -> None:
@@ -61,8 +61,9 @@ def appeal(table, number, kind, reason, fields, score, cap, reject, db, game_id,
     with store.session() as s:
         g = get_game(s, game_id)
         row = add_appeal(s, g, table, number, kind, reason, actor, now(), change, upheld=not reject)
-        gid, status = g.id, row.status
-    click.echo(f"appeal of table {table}, round {number}: {status}")
+        gid, status, aid = g.id, row.status, row.id
+    click.echo(f"appeal of table {table}, round {number}: {status} (appeal {aid}; "
+               f"`fluturas undo appeal {aid}` withdraws it)")
     if not reject:
         _recorrect(store, gid, actor)
 
@@ -111,11 +112,14 @@ def results_provisional(deadline, out, db, game_id, actor) -> None:
 def results_final(force_reason, out, db, game_id, actor) -> None:
     """Publish the final ranking (after the appeal deadline)."""
     from arbiter.games import get_game
-    from arbiter.results import publish
+    from arbiter.results import finalise
 
-    with open_db(db).session() as s:
-        g = get_game(s, game_id)
-        publish(s, g, "final", actor, now=now(), force_reason=force_reason)
+    store = open_db(db)
+    with store.session() as s:
+        gid = get_game(s, game_id).id
+    finalise(store, gid, actor, now(), force_reason)
+    with store.session() as s:
+        g = get_game(s, gid)
         _print_ranking(s, g)
         files = _write_exports(s, g, out)
     click.echo(f"final; written: {', '.join(map(str, files))}")
@@ -126,7 +130,7 @@ def results_final(force_reason, out, db, game_id, actor) -> None:
               help="Folder for the files (made if missing; a file there is an error, exit 2).")
 @click.option("--slips", "album", is_flag=True,
               help="Also the album of slip images for the clubs (youth, D 5.3.8): each player's own slip, round by round.")
-@click.option("--slips-round", type=int, help="The album of this round only.")
+@click.option("--slips-round", type=NUMBER, help="The album of this round only.")
 @store_options
 def export(out, album, slips_round, db, game_id, actor) -> None:
     """Write the arbitration sheet (.xlsx), the CSV and the HTML results page (and the slip album)."""
@@ -138,6 +142,21 @@ def export(out, album, slips_round, db, game_id, actor) -> None:
         click.echo(f"image missing: {source}", err=True)
     for f in done.files:
         click.echo(str(f))
+
+
+@results.command("reopen")
+@click.option("--reason", required=True, help="Why final results change again (kept in the audit log).")
+@store_options
+def results_reopen(reason, db, game_id, actor) -> None:
+    """Reopen final results for corrections; publish them again with `results final`."""
+    from arbiter.games import get_game
+    from arbiter.results import reopen_results
+
+    with open_db(db).session() as s:
+        g = get_game(s, game_id)
+        reopen_results(s, g, actor, reason)
+        gid = g.id
+    click.echo(f"game {gid}: final results reopened; `fluturas results final` publishes them again")
 
 
 COMMANDS = [sanction, appeal, results, export]

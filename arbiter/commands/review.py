@@ -7,18 +7,19 @@ from pathlib import Path
 
 import click
 
-from arbiter.commands.common import open_db, parse_fields, store_options
+from arbiter.commands.common import NUMBER, open_db, parse_fields, store_options
 
 
 @click.command()
-@click.option("--round", "number", type=int, help="Only this round.")
+@click.option("--round", "number", type=NUMBER, help="Only this round.")
 @click.option("--samples", "learn", type=click.Path(path_type=Path), default=None,
               help="Where each corrected field's cells and truth go for `fluturas reader finetune` "
                    "(default: reader-samples/ beside the SQLite file, or in the current folder).")
 @store_options
 def review(number, learn, db, game_id, actor) -> None:
     """Clear the review queue: for each slip, see the image, the reading and the decision; accept
-    it (a), correct fields (c word=MODEL position=H4 ...), skip (s) or quit (q)."""
+    it (a), correct fields (c masa=12 depunere=MODEL poz=H4 ...), skip (s, or Enter) or quit (q).
+    Only `a` accepts: any other answer is asked again."""
     from arbiter.errors import ReviewConflict, WorkflowError
     from arbiter.games import get_game
     from arbiter.review import queue, resolve
@@ -39,21 +40,52 @@ def review(number, learn, db, game_id, actor) -> None:
         click.echo(f"  reading: {json.dumps(e.content, ensure_ascii=False)} (confidence {e.confidence})")
         if e.decision:
             click.echo(f"  decision: {json.dumps(e.decision, ensure_ascii=False)}")
-        answer = click.prompt("  a=accept, c field=value..., s=skip, q=quit", default="s").strip()
-        if answer == "q":
+        action, correction = _ask(e.table is not None)
+        if action == "quit":
             break
-        if answer == "s":
+        if action == "skip":
             continue
+        reason = click.prompt("  why", default="read from the slip image")
         try:
-            correction = parse_fields(shlex.split(answer[1:])) if answer.startswith("c") else {}
-            reason = click.prompt("  why", default="read from the slip image")
             samples = resolve(store, e.item_id, e.version, actor, correction, reason, learn)
             cleared += 1
             click.echo("  done" + (f"; {len(samples)} corrected fields kept for the reader in {learn}" if samples else ""))
-        except (ReviewConflict, WorkflowError, click.BadParameter, ValueError) as exc:
+        except (ReviewConflict, WorkflowError) as exc:
             click.echo(f"  not applied: {exc}")
     if cleared:
         click.echo(f"{cleared} items cleared; `fluturas round correct` applies them to the decisions")
+
+
+ACCEPT, SKIP, QUIT = ("a", "accept"), ("", "s", "skip"), ("q", "quit")
+
+
+def _ask(has_table: bool) -> tuple[str, dict]:
+    """The arbiter's answer: accept only on an explicit `a`; a correction parsed field by field;
+    anything not understood is asked again, never taken as an accept."""
+    from arbiter.review import normalise_correction
+    from arbiter.errors import WorkflowError
+
+    while True:
+        answer = click.prompt("  a=accept, c field=value..., s=skip, q=quit", default="", show_default=False).strip()
+        word = answer.lower()
+        if word in QUIT:
+            return "quit", {}
+        if word in SKIP:
+            return "skip", {}
+        if word in ACCEPT:
+            if not has_table:
+                click.echo("  this slip has no table: correct it (c masa=N) or discard it (`fluturas slip discard`)")
+                continue
+            return "accept", {}
+        if word.startswith("c ") or word == "c":
+            try:
+                correction = normalise_correction(parse_fields(shlex.split(answer[1:])))
+            except (click.BadParameter, ValueError, WorkflowError) as exc:
+                click.echo(f"  not understood: {getattr(exc, 'message', exc)}")
+                continue
+            if correction:
+                return "correct", correction
+        click.echo("  not understood: answer a, c field=value ..., s or q")
 
 
 COMMANDS = [review]

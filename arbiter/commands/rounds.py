@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from arbiter.commands.common import open_db, store_options
+from arbiter.commands.common import NUMBER, open_db, store_options
 
 
 @click.group("round")
@@ -33,7 +33,7 @@ def round_draw(db, game_id, actor) -> None:
 
 @round_.command("set-rack")
 @click.argument("letters")
-@click.option("--round", "number", type=int, help="Round number (default: the next round).")
+@click.option("--round", "number", type=NUMBER, help="Round number (default: the next round).")
 @click.option("--reason", help="Why the group changes (when correcting an entered group).")
 @store_options
 def round_set_rack(letters, number, reason, db, game_id, actor) -> None:
@@ -49,7 +49,7 @@ def round_set_rack(letters, number, reason, db, game_id, actor) -> None:
 
 @round_.command("set-top")
 @click.argument("move", default="top")
-@click.option("--round", "number", type=int, help="Round number (default: the newest round).")
+@click.option("--round", "number", type=NUMBER, help="Round number (default: the newest round).")
 @store_options
 def round_set_top(move, number, db, game_id, actor) -> None:
     """Record the continuation: the game master's choice among the tops (default), or the
@@ -100,7 +100,7 @@ def round_groups(draw, entered, table, reason, db, game_id, actor) -> None:
 
 @round_.command("order")
 @click.option("--draw", "draw", is_flag=True, help="Draw the round→group order by lot from the game's seed (A 5.3).")
-@click.option("--through", type=int, help="With --draw: lay out only the first N rounds (the same the full draw gives).")
+@click.option("--through", type=NUMBER, help="With --draw: lay out only the first N rounds (the same the full draw gives).")
 @click.option("--set", "entered", help="The 7-letter group of each round so far, e.g. '7,3,12' (extend it as lots come out).")
 @click.option("--reason", help="Why (kept in the audit log).")
 @store_options
@@ -127,8 +127,10 @@ def round_order(draw, through, entered, reason, db, game_id, actor) -> None:
 
 @round_.command("scan")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--round", "number", type=int, help="Round the pile belongs to (default: the newest round).")
-@click.option("--threshold", type=float, default=0.95, show_default=True, help="Fields read with less confidence go to review.")
+@click.option("--round", "number", type=NUMBER, help="Round the pile belongs to (default: the newest round).")
+@click.option("--threshold", type=float, default=None,
+              help="Fields read with less confidence go to review, 0–1 (default: the reader's calibrated "
+                   "threshold for images, 0.95 for readings files).")
 @click.option("--keep", type=click.Choice(["ask", "old", "new"]), default="ask", show_default=True,
               help="A second slip for a table already filed: ask, keep the old one, or the new one.")
 @click.option("--reader", default="cnn", show_default=True, help="Handwriting reader for images (cnn, tesseract).")
@@ -137,18 +139,25 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
     """File the slips of a round from images or the scanner's readings (.jsonl). Re-running is
     safe: a slip already filed (same image) is recognised and skipped."""
     from arbiter.games import get_game, get_round
-    from arbiter.ingest import collect_readings, file_reading, missing_tables
+    from arbiter.ingest import file_reading, missing_tables
+    from arbiter.scanchecks import Problems, collect_batch
+    from arbiter.validation import check_threshold, require_not_final
 
+    if threshold is not None:
+        check_threshold(threshold)
     store = open_db(db)
     with store.session() as s:
         g = get_game(s, game_id)
+        require_not_final(g, "filing slips")
         if g.kind == "anticipation":
             gid = g.id
         else:
             rnd = get_round(s, g, number)
             gid, rno = g.id, rnd.number
+    problems = Problems()
     if g.kind == "anticipation":
-        _scan_anticipation(store, gid, paths, number, threshold, keep, reader, actor)
+        _scan_anticipation(store, gid, paths, number, threshold, keep, reader, actor, problems)
+        _report(problems)
         return
 
     def choose(old, new):
@@ -159,19 +168,19 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
         click.echo(f"new slip: {new.source} ({new.values.get('position')} {new.values.get('word')} {new.values.get('score')})")
         return click.prompt("keep which", type=click.Choice(["old", "new"]))
 
+    parse = None
     if g.variant == "tactic":  # D 8.6: the two-move slip
-        from arbiter.anticipation.slips import parse_tactic_record
-
-        readings = list(collect_readings(paths, threshold, reader, parse_tactic_record))
-    else:
-        readings = list(collect_readings(paths, threshold, reader))
+        from arbiter.anticipation.slips import parse_tactic_record as parse
+    readings = collect_batch(paths, threshold, reader, problems, parse)
     counts: dict[str, int] = {}
     queued = []
     with click.progressbar(readings, label=f"round {rno}: filing slips", file=sys.stderr) as bar:
         for reading in bar:
             filed = file_reading(store, gid, rno, reading, actor, choose)
             counts[filed.outcome] = counts.get(filed.outcome, 0) + 1
-            if filed.review:
+            if filed.outcome == "refused":
+                problems.add(f"{filed.source}: {'; '.join(filed.review)}")
+            elif filed.review:
                 queued.append(f"  review: {filed.source} — {'; '.join(filed.review)}")
     click.echo(f"round {rno}: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) + f" ({len(readings)} readings)")
     for line in queued:
@@ -179,13 +188,25 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
     missing = missing_tables(store, gid, rno)
     if missing:
         click.echo(f"no slip yet for tables: {', '.join(map(str, missing))}")
+    _report(problems)
 
 
-def _scan_anticipation(store, gid: int, paths, number: int | None, threshold: float, keep: str, reader: str,
-                       actor: str) -> None:
+def _report(problems) -> None:
+    """Each file or page of the pile that was not filed, then CHECK_FAILED (the rest is filed)."""
+    from arbiter.scanchecks import ScanProblems
+
+    if problems.lines:
+        for line in problems.lines:
+            click.echo(f"  not filed: {line}", err=True)
+        raise ScanProblems(f"{len(problems.lines)} files or pages not filed (listed above); the rest is filed")
+
+
+def _scan_anticipation(store, gid: int, paths, number: int | None, threshold: float | None, keep: str, reader: str,
+                       actor: str, problems) -> None:
     """Anticipation slips, scanned or typed (arbiter/anticipation/slips.py): each filed in its own round."""
-    from arbiter.anticipation.slips import collect_anticipation_readings, file_anticipation_slips
+    from arbiter.anticipation.slips import file_anticipation_slips, parse_anticipation_record
     from arbiter.ingest import missing_tables
+    from arbiter.scanchecks import collect_batch
 
     def choose(old, new):
         if keep != "ask":
@@ -194,7 +215,7 @@ def _scan_anticipation(store, gid: int, paths, number: int | None, threshold: fl
         click.echo(f"new slip: {json.dumps(new.content(), ensure_ascii=False)}")
         return click.prompt("keep which", type=click.Choice(["old", "new"]))
 
-    readings = collect_anticipation_readings(paths, threshold, reader)
+    readings = collect_batch(paths, threshold, reader, problems, parse=parse_anticipation_record)
     filed = file_anticipation_slips(store, gid, readings, actor, choose, number)
     counts: dict[str, int] = {}
     for f in filed:
@@ -209,7 +230,7 @@ def _scan_anticipation(store, gid: int, paths, number: int | None, threshold: fl
 
 
 @round_.command("correct")
-@click.option("--round", "number", type=int, help="Correct up to this round (default: the newest).")
+@click.option("--round", "number", type=NUMBER, help="Correct up to this round (default: the newest).")
 @click.option("--judge-output", type=click.Path(path_type=Path), help="Store this `fluturas judge --json` output instead of running the judge.")
 @store_options
 def round_correct(number, judge_output, db, game_id, actor) -> None:
@@ -232,16 +253,22 @@ def round_correct(number, judge_output, db, game_id, actor) -> None:
 
 
 @round_.command("close")
-@click.option("--round", "number", type=int, help="Round to close (default: the newest).")
+@click.option("--round", "number", type=NUMBER, help="Round to close (default: the newest).")
 @store_options
 def round_close(number, db, game_id, actor) -> None:
     """Close the round and print the announcements of D 5.3.7."""
     from arbiter.correction import close_round
     from arbiter.games import get_game, get_round
 
+    from arbiter.validation import blockers
+
     with open_db(db).session() as s:
         g = get_game(s, game_id)
-        a = close_round(s, g, get_round(s, g, number), actor)
+        rnd = get_round(s, g, number)
+        waiting = blockers(s, g, round_id=rnd.id)
+        a = close_round(s, g, rnd, actor)
+        for line in waiting:
+            click.echo(f"warning: round {rnd.number} closed while {line}; its results may change", err=True)
         if a.withheld:
             click.echo(f"(not announced: round {a.zero_round} tables {', '.join(map(str, a.withheld))} "
                        f"score 0 but wait in the review queue)", err=True)

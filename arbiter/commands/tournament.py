@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from arbiter.commands.common import open_db, store_options
+from arbiter.commands.common import NUMBER, open_db, store_options
 
 
 @click.group()
@@ -21,7 +21,7 @@ def game() -> None:
 @click.option("--rules", default="ro", show_default=True, help="Rule pack.")
 @click.option("--words", type=click.Path(path_type=Path), help="Word list file (its sha256 is stored).")
 @click.option("--venue", help="Venue, for a simultaneous game.")
-@click.option("--seed", type=int, help="Seed of `round draw` / `round groups --draw` (default: a random one, stored).")
+@click.option("--seed", type=NUMBER, help="Seed of `round draw` / `round groups --draw` (default: a random one, stored).")
 @click.option("--type", "kind", type=click.Choice(["duplicate", "anticipation"]), default="duplicate", show_default=True,
               help="Duplicate (one shared board) or anticipation (RULES.md §7: each player's own board).")
 @store_options
@@ -29,7 +29,7 @@ def game_new(tournament, name, variant, category, rules, words, venue, seed, kin
     """Start a game: tournament, type, variant, category, rule pack and word list."""
     from arbiter.games import GameSpec, new_game
 
-    store = open_db(db)
+    store = open_db(db, create=True)
     with store.session() as s:
         g = new_game(s, GameSpec(tournament, name, variant, category, rules, words, venue, seed, kind), actor)
         click.echo(f"game {g.id}: {tournament} — {name} ({kind}, {variant}, {category}, rules {rules}"

@@ -26,7 +26,7 @@ SAMPLE = ROOT / "samples" / "anticipation" / "small.json"
 def _cli(db: Path, *args: str) -> str:
     result = CliRunner().invoke(main, [*args, "--db", str(db), "--arbiter", "ana"])
     assert result.exit_code == 0, result.output + str(result.exception)
-    return result.output
+    return result.stdout  # stderr says which store was opened
 
 
 def _judge(path: Path) -> dict:

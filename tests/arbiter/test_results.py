@@ -116,7 +116,7 @@ def test_publishing_waits_for_the_queue_and_appeals_respect_the_deadline(store, 
     game_id, _ = judged(store, tmp_path, flags={(2, 3): ["ambiguous_position"]})
     with store.session() as s:
         game = get_game(s, game_id)
-        with pytest.raises(WorkflowError, match="1 review items are still open"):
+        with pytest.raises(WorkflowError, match="review item 1 of round 2 is open"):
             publish(s, game, "provisional", ARBITER, deadline=parse_deadline("18:30", NOW))
         s.scalar(select(ReviewItem)).state = "resolved"
     with store.session() as s:

@@ -40,7 +40,7 @@ def test_queue_shows_image_reading_and_correction_applies(store, tmp_path):
 
 def test_stale_version_is_told_and_changes_nothing(store, tmp_path):
     game_id, entry = unsure_slip(store, tmp_path)
-    resolve(store, entry.item_id, entry.version, "ana", {}, "looks fine")
+    resolve(store, entry.item_id, entry.version, "ana", {"table": 2}, "the table is 2")
     with pytest.raises(ReviewConflict, match="already resolved by ana"):
         resolve(store, entry.item_id, entry.version, "bogdan", {"word": "MODELA"}, "")
     with store.session() as s:

@@ -7,7 +7,7 @@ from alembic import op
 import sqlalchemy as sa
 
 revision = '0006'
-down_revision = '0003'
+down_revision = '0005'
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,205 @@
+"""Checks made against the game before anything is stored (issue 12): rounds that exist, tables
+that are seated, letters the set has, scores that are not negative, a game not yet final. Each
+refusal names the field at fault and is raised before the first write, so nothing changes."""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from corrector.coords import parse_frs
+from corrector.errors import NotationError
+from corrector.rulepack import load_pack
+
+from .errors import ReadingError, WorkflowError
+from .models import Game, Player, ReviewItem, Round, Slip
+
+
+MAX_JSON_BYTES = 64 * 2**20  # a judge output or a readings file of a whole day is a few MiB
+
+
+def check_json_size(path: Path) -> None:
+    """A JSON file too large to be a tournament's is refused before it is read into memory."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise ReadingError(f"{path}: cannot read: {exc.strerror}") from exc
+    if size > MAX_JSON_BYTES:
+        raise ReadingError(f"{path}: {size / 2**20:.0f} MiB; a JSON file is at most {MAX_JSON_BYTES // 2**20} MiB")
+
+
+def load_json(path: Path, what: str) -> Any:
+    """A JSON file, refused with one line naming it when it is too large, not JSON, or nested too deep."""
+    check_json_size(path)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ReadingError(f"{path}: cannot read {what}: {exc}") from exc
+    except RecursionError as exc:
+        raise ReadingError(f"{path}: cannot read {what}: nested too deep") from exc
+
+
+def check_text(value: Any, field: str, required: bool = False, longest: int = 2000) -> str:
+    """Free text kept in the store and printed on the sheets (a reason, a name): no control
+    characters (they cannot go into a spreadsheet or a printed page), not too long."""
+    if not isinstance(value, str):
+        raise WorkflowError(f"{field}: expected text")
+    if required and not value.strip():
+        raise WorkflowError(f"{field}: must not be empty")
+    bad = next((ch for ch in value if ord(ch) < 32 and ch not in "\t" or 0x7F <= ord(ch) < 0xA0
+                or 0xD800 <= ord(ch) < 0xE000), None)
+    if bad is not None:
+        raise WorkflowError(f"{field}: control character U+{ord(bad):04X} is not allowed")
+    if len(value) > longest:
+        raise WorkflowError(f"{field}: {len(value)} characters; at most {longest}")
+    return value
+
+
+def require_not_final(game: Game, action: str) -> None:
+    """Final results are final (D 6.5): only `results reopen --reason` lets anything change again."""
+    if game.status == "final":
+        raise WorkflowError(f"game {game.id}: the results are final; {action} is refused "
+                            f"(`fluturas results reopen --reason ...` first)")
+
+
+LARGEST = 2**31 - 1  # what the store's INTEGER columns hold on SQLite and PostgreSQL alike
+
+
+def whole(value: Any, field: str, least: int, what: str) -> int:
+    """`value` as a whole number from `least` to LARGEST, or a refusal naming the field."""
+    if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= LARGEST:
+        raise WorkflowError(f"{field} {value!r}: expected {what} ≥ {least}")
+    return value
+
+
+def require_round(session: Session, game: Game, number: Any, field: str = "--round") -> Round:
+    """Round `number` of the game, or a refusal naming the field and the rounds there are."""
+    whole(number, field, 1, "a round number")
+    rnd = session.scalar(select(Round).where(Round.game_id == game.id, Round.number == number))
+    if rnd is None:
+        numbers = list(session.scalars(select(Round.number).where(Round.game_id == game.id).order_by(Round.number)))
+        have = f"rounds {numbers[0]}–{numbers[-1]}" if numbers else "no round yet"
+        raise WorkflowError(f"{field} {number}: game {game.id} has no such round ({have})")
+    return rnd
+
+
+def require_seated(session: Session, game: Game, table: Any, field: str = "table") -> Player:
+    whole(table, field, 1, "a table number")
+    player = session.scalar(select(Player).where(Player.game_id == game.id, Player.table_no == table))
+    if player is None:
+        raise WorkflowError(f"{field} {table}: table {table} is not seated in game {game.id}")
+    return player
+
+
+def check_points(value: Any, field: str) -> int:
+    return whole(value, field, 0, "a whole number of points")
+
+
+def check_threshold(value: float) -> float:
+    """A confidence threshold is a probability; NaN or a value outside 0–1 would file every reading."""
+    if math.isnan(value) or not 0 <= value <= 1:
+        raise WorkflowError(f"--threshold {value}: expected a confidence between 0 and 1")
+    return value
+
+
+def check_slip_fields(game: Game, content: dict[str, Any], field_prefix: str = "") -> None:
+    """A duplicate slip's written fields as the judge will read them: a position on the board, a
+    word of the set's letters, joker marks inside the word, a score ≥ 0 (RULES.md §2)."""
+    pack = load_pack(game.rules)
+    if content.get("score") is not None:
+        check_points(content["score"], f"{field_prefix}score")
+    if content.get("position") is not None:
+        try:
+            parse_frs(str(content["position"]))
+        except (NotationError, ValueError) as exc:
+            raise WorkflowError(f"{field_prefix}position {content['position']!r}: {exc}") from exc
+    word = content.get("word")
+    if word is not None:
+        try:
+            tiles = pack.tiles.parse_word(str(word))
+        except (NotationError, ValueError) as exc:
+            raise WorkflowError(f"{field_prefix}word {word!r}: {exc}") from exc
+        for j in content.get("jokers") or ():
+            if not isinstance(j, int) or not 0 <= j < len(tiles):
+                raise WorkflowError(f"{field_prefix}jokers {content.get('jokers')!r}: expected tile indices "
+                                    f"0–{len(tiles) - 1} of {word}")
+
+
+def blockers(session: Session, game: Game, round_id: int | None = None, through: int | None = None,
+             readings_only: bool = False) -> list[str]:
+    """What keeps a round (or the whole game, or the rounds up to `through`) from being judged
+    right: filed slips with no table and open review items (only those of readings with
+    `readings_only`: a flagged decision does not change what the judge is given), each named."""
+    out = []
+    slips = select(Slip, Round.number).join(Round, Round.id == Slip.round_id).where(
+        Slip.game_id == game.id, Slip.state == "filed", Slip.table_no.is_(None))
+    items = select(ReviewItem, Round.number).join(Round, Round.id == ReviewItem.round_id).where(
+        ReviewItem.game_id == game.id, ReviewItem.state == "open")
+    if round_id is not None:
+        slips, items = slips.where(Slip.round_id == round_id), items.where(ReviewItem.round_id == round_id)
+    if through is not None:
+        slips, items = slips.where(Round.number <= through), items.where(Round.number <= through)
+    if readings_only:
+        items = items.where(ReviewItem.kind == "reading")
+    for slip, number in session.execute(slips.order_by(Slip.id)):
+        out.append(f"slip {slip.id} of round {number} ({slip.source}) has no table")
+    for item, number in session.execute(items.order_by(ReviewItem.id)):
+        out.append(f"review item {item.id} of round {number} is open ({item.reason})")
+    return out
+
+
+def require_no_blockers(session: Session, game: Game, action: str, **where: Any) -> None:
+    found = blockers(session, game, **where)
+    if found:
+        more = f" and {len(found) - 3} more" if len(found) > 3 else ""
+        raise WorkflowError(f"{action} refused: " + "; ".join(found[:3]) + more +
+                            " (`fluturas review`, `fluturas slip discard`)")
+
+
+def _whole_or_none(value: Any) -> bool:
+    return value is None or (isinstance(value, int) and not isinstance(value, bool) and abs(value) <= LARGEST)
+
+
+def check_judge_output(output: Any, where: str) -> None:
+    """A judge output given as a file (`round correct --judge-output`) in the shape docs/judge.md
+    gives, checked before anything is stored: one line naming the round, table and field at fault."""
+    from .judging import _keyed, decisions_of
+
+    if not isinstance(output, dict):
+        raise ReadingError(f"{where}: a judge output is a JSON object, found {type(output).__name__}")
+    try:
+        decisions = decisions_of(output)
+        tables = _keyed(output.get("tables"), "table")
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ReadingError(f"{where}: rounds or tables not in the judge's form (docs/judge.md): {exc!r}") from exc
+    for (number, table), data in decisions.items():
+        at = f"{where}: round {number}, table {table}"
+        if not isinstance(data, dict):
+            raise ReadingError(f"{at}: a decision is an object")
+        for name in ("score", "credited"):
+            if not _whole_or_none(data.get(name)):
+                raise ReadingError(f"{at}: field {name}: expected a whole number, found {data.get(name)!r}")
+        for name in ("flags", "articles"):
+            if not isinstance(data.get(name) or [], list):
+                raise ReadingError(f"{at}: field {name}: expected a list")
+        if not isinstance(data.get("status"), (str, type(None))):
+            raise ReadingError(f"{at}: field status: expected text")
+    for table, data in tables.items():
+        at = f"{where}: tables, table {table}"
+        if not isinstance(data, dict):
+            raise ReadingError(f"{at}: a standing is an object")
+        for name in ("total", "warnings", "penalties", "solos", "disciplinary", "rank"):
+            if not _whole_or_none(data.get(name)):
+                raise ReadingError(f"{at}: field {name}: expected a whole number, found {data.get(name)!r}")
+        pct = data.get("percent_of_top")
+        if pct is not None and (isinstance(pct, bool) or not isinstance(pct, (int, float)) or not math.isfinite(pct)):
+            raise ReadingError(f"{at}: field percent_of_top: expected a number, found {pct!r}")
+    if not _whole_or_none(output.get("top_total")):
+        raise ReadingError(f"{where}: field top_total: expected a whole number")
+    for key in list(decisions) + [(0, t) for t in tables]:
+        if not all(_whole_or_none(k) for k in key):
+            raise ReadingError(f"{where}: round or table {key}: out of range")
