@@ -68,11 +68,13 @@ def add_appeal(session: Session, game: Game, table: int, round_no: int | None, k
     require_not_final(game, "an appeal")
     if game.status != "reopened" and game.appeal_deadline is not None and now > _aware(game.appeal_deadline, now):
         raise WorkflowError(f"the appeal deadline ({game.appeal_deadline:%H:%M}) has passed (D 6.5)")
-    require_seated(session, game, table)
-    require_round(session, game, round_no)  # every ruling appealed is one round's (D 6.5)
     if game.kind == "anticipation" and kind not in ANTICIPATION_APPEAL_KINDS:
         raise WorkflowError(f"an anticipation game takes appeals of kind {', '.join(ANTICIPATION_APPEAL_KINDS)} "
                             f"(A 6.5, replayed on the player's board); not {kind}")
+    if game.kind == "anticipation" and round_no is None:
+        raise WorkflowError("an anticipation appeal names its round (--round N): each player's board is replayed")
+    require_seated(session, game, table)
+    require_round(session, game, round_no)  # every ruling appealed is one round's (D 6.5)
     change = dict(change or {})
     if kind in ("incorrect", "total"):
         if change.get("score") is None:
