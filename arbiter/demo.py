@@ -25,6 +25,7 @@ from corrector.words.movegen import generate_moves
 from corrector.rulepack import load_pack
 
 from .correction import close_round, correct_round
+from .decoding import DecodeTally, decode_readings, round_decoder
 from .draw import draw_round
 from .exports import gather, write_csv, write_html, write_xlsx
 from .games import GameSpec, board_before, get_game, get_round, new_game, players, seat_players
@@ -97,18 +98,23 @@ def _play(store: Store, game_id: int, number: int, opts: DemoOptions, deck: Mist
     return slips, rack
 
 
-def _scan(store: Store, game_id: int, number: int, pages: list[RenderedPage], opts: DemoOptions) -> ReadTally:
-    """`round scan` of the rendered pages, through the real scanner; the reading checked per slip."""
-    tally = ReadTally()
+def _scan(store: Store, game_id: int, number: int, pages: list[RenderedPage],
+          opts: DemoOptions) -> tuple[ReadTally, DecodeTally]:
+    """`round scan` of the rendered pages, through the real scanner and the decoder (issue 15);
+    the reading and the decided ruling checked per slip against the truth."""
+    tally, decoding = ReadTally(), DecodeTally()
     by_path = {str(p.path.resolve()): p for p in pages}
     seen = 0
-    for reading in collect_readings([p.path for p in pages], opts.threshold, opts.reader):
+    decoder = round_decoder(store, game_id, number)
+    readings = collect_readings([p.path for p in pages], opts.threshold, opts.reader)
+    for reading, verdict in decode_readings(decoder, readings):
         filed = file_reading(store, game_id, number, reading, ACTOR, lambda old, new: "old")
         truth = truth_of({**reading.raw, "source": reading.source}, by_path)
         seen += truth is not None
         tally.add(reading, truth, bool(filed.review) or filed.outcome != "filed")
+        decoding.add(decoder, verdict, truth.content() if truth else None, f"{reading.source}#{reading.slip_index}")
     tally.slips_unmatched += sum(len(p.slips) for p in pages) - seen  # drawn but never found on the page
-    return tally
+    return tally, decoding
 
 
 def _truth_correction(slip: Slip, pages: dict[str, RenderedPage]) -> dict[str, Any] | None:
@@ -158,7 +164,7 @@ def run_demo(out: Path, samples: Path = SAMPLES, options: DemoOptions | None = N
     yield (f"game {game_id}: {spec['name']}, {seated} players seated; word list {spec['words']} "
            f"({spec['words_note']}); draws from seed {opts.seed}; {opts.rounds} rounds")
     learn = out / "reader-samples"
-    total = ReadTally()
+    total, decoded = ReadTally(), DecodeTally()
     pages_all: dict[str, RenderedPage] = {}
     truth_log = []
     deck = MistakeDeck(random.Random(opts.seed))
@@ -172,9 +178,11 @@ def run_demo(out: Path, samples: Path = SAMPLES, options: DemoOptions | None = N
         mistakes = sorted(t.mistake for t in slips.slips if t.mistake) + ["missing_slip"] * len(slips.missing)
         yield (f"round {number}: group {rack}; {len(slips.slips)} slips on {len(pages)} scanned pages"
                + (f"; written with mistakes: {', '.join(mistakes)}" if mistakes else ""))
-        tally = _scan(store, game_id, number, pages, opts)
+        tally, decoding = _scan(store, game_id, number, pages, opts)
         total.merge(tally)
+        decoded.merge(decoding)
         yield f"round {number}: {tally.summary()}"
+        yield f"round {number}: {decoding.summary()}"
         with store.session() as s:
             game = get_game(s, game_id)
             score, found = retain_continuation(s, game, get_round(s, game, number), "top", ACTOR)
@@ -204,6 +212,9 @@ def run_demo(out: Path, samples: Path = SAMPLES, options: DemoOptions | None = N
     (out / "scan-check.json").write_text(json.dumps(asdict(total), indent=1, ensure_ascii=False) + "\n",
                                          encoding="utf-8")
     yield f"all rounds, {total.summary()}"
+    yield f"all rounds, {decoded.summary()}"
+    for line in decoded.wrong:
+        yield f"  decided wrong: {line}"
     for line in total.wrong:
         yield f"  wrong yet accepted: {line}"
     yield "written: " + ", ".join(map(str, files)) + f"; slip images in {out / 'scans'}"

@@ -131,6 +131,7 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
     """File the slips of a round from images or the scanner's readings (.jsonl). Re-running is
     safe: a slip already filed (same image) is recognised and skipped."""
     from arbiter.games import get_game, get_round
+    from arbiter.decoding import decode_readings, round_decoder
     from arbiter.ingest import collect_readings, file_reading, missing_tables
 
     store = open_db(db)
@@ -154,15 +155,21 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
         return click.prompt("keep which", type=click.Choice(["old", "new"]))
 
     readings = list(collect_readings(paths, threshold, reader))
+    decoder = round_decoder(store, gid, rno)
     counts: dict[str, int] = {}
     queued = []
+    decided = 0
     with click.progressbar(readings, label=f"round {rno}: filing slips", file=sys.stderr) as bar:
-        for reading in bar:
+        for reading, verdict in decode_readings(decoder, bar):
+            decided += bool(verdict and verdict.decided)
             filed = file_reading(store, gid, rno, reading, actor, choose)
             counts[filed.outcome] = counts.get(filed.outcome, 0) + 1
             if filed.review:
                 queued.append(f"  review: {filed.source} — {'; '.join(filed.review)}")
     click.echo(f"round {rno}: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) + f" ({len(readings)} readings)")
+    if decoder is not None:
+        click.echo(f"round {rno}: {decided} of {len(readings)} slips decided against the round, "
+                   f"{len(readings) - decided} to review")
     for line in queued:
         click.echo(line)
     missing = missing_tables(store, gid, rno)

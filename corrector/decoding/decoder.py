@@ -15,8 +15,9 @@ that give it; the slip is decided when the best outcome passes the calibrated th
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,7 @@ from corrector.judging.slip import Slip, WrittenMove
 from .evidence import SlipInk, slip_ink
 from .knowledge import RoundKnowledge
 from .likelihood import (LETTERS, ROWS, kbest, number_kbest, number_loglik, number_text,
-                         position_logliks, words_loglik)
+                         position_logliks, string_loglik, words_loglik)
 from .priors import Priors, load_priors
 
 MovePart = tuple[str, str, tuple[int, ...], "int | None"]  # position, word, jokers, declared score
@@ -94,6 +95,17 @@ class Candidate:
 
 
 @dataclass(frozen=True)
+class _Posterior:
+    """The separate posteriors a verdict combines: table, round state, and the move's ruling
+    (given whether the round number was written)."""
+
+    ink: SlipInk
+    tables: dict[int | None, float]
+    rounds: dict[tuple[str, int | None], float]
+    by_written: dict[bool, dict["Outcome", tuple[float, MovePart]]]
+
+
+@dataclass(frozen=True)
 class Verdict:
     """Decided (file the best reading as sure) or not (review, with the candidates)."""
 
@@ -101,6 +113,7 @@ class Verdict:
     best: Candidate
     candidates: tuple[Candidate, ...]
     doubt: str = ""
+    posterior: _Posterior | None = field(default=None, repr=False, compare=False)
 
     @property
     def probability(self) -> float:
@@ -151,7 +164,7 @@ class SlipDecoder:
     def __init__(self, knowledge: RoundKnowledge, priors: Priors | None = None):
         self.k = knowledge
         self.p = priors or load_priors()
-        self.move_prior = knowledge.move_logprior(self.p.top_share) + math.log(self.p.legal)
+        self.move_prior = knowledge.move_logprior(self.p.other_move) + math.log(self.p.legal)
         self._decisions: dict[MovePart, Decision] = {}
 
     # -- the move part: position, word, jokers, declared score ---------------------------------
@@ -169,6 +182,17 @@ class SlipDecoder:
             if value is not None and value != right:
                 out.append((value, wrong + ll))
         out.append((None, (0.0 if free else p.log("score", "missing")) + number_loglik(f, None, cl)))
+        return out
+
+    @staticmethod
+    def _without_faint(ink, words: list[tuple[str, float]], classes: str) -> list[tuple[str, float]]:
+        """The best free words with one faint box left out (a stray stroke, not a letter)."""
+        if ink.blank is None:
+            return []
+        out = []
+        for i in np.flatnonzero(ink.blank > 1e-3):
+            text = words[0][0][:i] + words[0][0][i + 1:]
+            out.append((text, string_loglik(ink, text, classes)))
         return out
 
     def _score_prior(self, declared: int | None, d: Decision) -> float:
@@ -192,6 +216,7 @@ class SlipDecoder:
         # the free reading: the k best strings of each field, any string the grammar allows
         positions = sorted(pos_ll.items(), key=lambda kv: -kv[1])[:p.kbest["position"]]
         words = kbest(word_ink, [LETTERS], cl, p.kbest["word"])
+        words += self._without_faint(word_ink, words, cl)
         decided = tuple(i for i, m in enumerate(word_ink.mark) if m >= 0.5)
         joker_sets = [decided]
         if len(word_ink.mark):
@@ -248,6 +273,13 @@ class SlipDecoder:
             found = decide_move(WrittenMove(pos, word, jokers, score), self.k.ctx)
             self._decisions[part] = found
         return found
+
+    def rule(self, reading: Reading) -> Outcome:
+        """The judge's ruling on a slip whose content is known (a benchmark's or the demo's truth)."""
+        wm = WrittenMove(reading.position, reading.word, tuple(reading.jokers), reading.score)
+        slip = Slip(reading.table or 0, self.k.round, (wm,), table_written=reading.table is not None,
+                    round_written=reading.round is not None)
+        return Outcome.of(apply_warnings(decide_move(wm, self.k.ctx), slip, wm, self.k.ctx))
 
     # -- table and round ----------------------------------------------------------------------
     def _tables(self, ink: SlipInk) -> dict[int | None, float]:
@@ -310,6 +342,23 @@ class SlipDecoder:
                 entry[0].append(weight)
             total = _logsumexp([w for ws, _ in outcomes.values() for w in ws])
             by_written[written] = {o: (math.exp(_logsumexp(ws) - total), part) for o, (ws, part) in outcomes.items()}
+        return self._combine(_Posterior(ink, tables, rounds, by_written))
+
+    def reassign(self, verdict: Verdict, taken: set[int]) -> Verdict:
+        """The verdict once the tables in `taken` are known to be other slips' (one slip a table
+        and round): their share is removed only when it is a minority of the slip's own table
+        evidence; a slip whose ink mostly names a taken table stays a duplicate claim (review)."""
+        post = verdict.posterior
+        if post is None:
+            return verdict
+        gone = sum(pr for t, pr in post.tables.items() if t in taken)
+        if gone <= 0 or gone > 0.5:
+            return verdict
+        tables = {t: pr / (1 - gone) for t, pr in post.tables.items() if t not in taken}
+        return self._combine(replace(post, tables=tables))
+
+    def _combine(self, post: "_Posterior") -> Verdict:
+        tables, rounds, by_written, ink = post.tables, post.rounds, post.by_written, post.ink
         combos = []
         for table, pt in tables.items():
             for (state, number), pr in rounds.items():
@@ -319,7 +368,7 @@ class SlipDecoder:
                         combos.append(Candidate(Reading(table, number, part[0], part[1], part[2], part[3]),
                                                 prob, outcome, state))
         combos.sort(key=lambda c: -c.probability)
-        return self._verdict(ink, _merge(combos))
+        return replace(self._verdict(ink, _merge(combos)), posterior=post)
 
     def _verdict(self, ink: SlipInk, combos: list[Candidate]) -> Verdict:
         best = combos[0]
@@ -378,3 +427,32 @@ def _with_boxes(c: Candidate, best: Candidate, ink: SlipInk) -> Candidate:
         n = f[name].boxes
         boxes += _diff(name, "" if x is None else number_text(x, n), "" if y is None else number_text(y, n))
     return Candidate(c.reading, c.probability, c.outcome, c.round_state, tuple(boxes))
+
+
+def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]], taken: set[int] | None = None,
+                 sure: float = 0.99) -> list[Verdict]:
+    """Every slip of a round pile, then one slip a table (RULES.md §2: one slip per table and
+    round): a table that another slip's ink names for sure (or already filed, `taken`) is not
+    this slip's; two slips decided for one table are both sent to review."""
+    verdicts = [decoder.decode(r) for r in records]
+    for _ in range(3):
+        named = [_sure_table(v, sure) for v in verdicts]
+        changed = False
+        for i, v in enumerate(verdicts):
+            claimed = {t for j, t in enumerate(named) if j != i and t is not None} | set(taken or ())
+            new = decoder.reassign(v, claimed)
+            changed |= new is not v and _sure_table(new, sure) != named[i]
+            verdicts[i] = new
+        if not changed:
+            break
+    count = Counter(v.best.reading.table for v in verdicts if v.decided)
+    for i, v in enumerate(verdicts):
+        t = v.best.reading.table
+        if v.decided and (count[t] > 1 or t in (taken or ())):
+            verdicts[i] = replace(v, decided=False, doubt=f"another slip of this round also claims table {t}")
+    return verdicts
+
+
+def _sure_table(v: Verdict, sure: float) -> int | None:
+    tables = v.posterior.tables if v.posterior else {}
+    return next((t for t, pr in tables.items() if t is not None and pr >= sure), None)

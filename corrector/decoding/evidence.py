@@ -19,7 +19,8 @@ CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 FIELDS = {"round": ("tur", "round"), "table": ("masa", "table"), "score": ("puncte", "score"),
           "position": ("poz", "position"), "word": ("depunere", "word")}
 FLOOR = 1e-6      # no class is ever impossible: a box the reader is sure of can still be wrong
-TYPED = 1 - 1e-4  # a value typed in by hand, or a field without boxes
+TYPED = 1 - 1e-4
+BLANK_BY_INK = ((0.02, 0.6), (0.035, 0.2), (0.05, 0.02))  # (inked share below, chance the box is blank)  # a value typed in by hand, or a field without boxes
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,7 @@ class FieldInk:
     logp: np.ndarray
     mark: np.ndarray
     text: str
+    blank: np.ndarray | None = None  # probability that box i holds no letter (a faint stray mark)
 
     @property
     def boxes(self) -> int:
@@ -100,7 +102,18 @@ def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: flo
                         marks, text)
     logp = np.stack([_distribution(c, classes) for c in chars])
     marks = np.array([_mark(c, decided_p, undecided_p) for c in chars])
-    return FieldInk(logp, marks, text)
+    return FieldInk(logp, marks, text, np.array([blank_chance(c.get("ink")) for c in chars]))
+
+
+def blank_chance(ink: Any) -> float:
+    """A box the scanner counted as written on very little ink may be a stray stroke (the tail of
+    a joker circle in the next box): the fainter, the likelier it holds no letter at all."""
+    if not isinstance(ink, (int, float)):
+        return FLOOR
+    for limit, chance in BLANK_BY_INK:
+        if ink < limit:
+            return chance
+    return FLOOR
 
 
 def _qr(text: Any) -> dict[str, int]:

@@ -24,8 +24,7 @@ class LegalMove:
 
 @dataclass(frozen=True)
 class RoundKnowledge:
-    """The round a batch of slips belongs to. `moves` are best first; `prior[i]` is the share
-    of players who write move i (tops more likely than the rest, `Priors.top_share`)."""
+    """The round a batch of slips belongs to. `moves` are best first."""
 
     ctx: RoundContext
     round: int
@@ -52,12 +51,9 @@ class RoundKnowledge:
         return cls(ctx, round_no, frozenset(tables), moves, tuple(m.word for m in moves),
                    moves[0].score if moves else 0)
 
-    def move_logprior(self, top_share: float) -> np.ndarray:
-        """log prior of each legal move: `top_share` over the tops, the rest evenly over the others."""
+    def move_logprior(self, other_weight: float) -> np.ndarray:
+        """log prior weight of each legal move relative to a top (weight 1): `other_weight` for the
+        rest. Per move, not shared out over the round's moves: a legal move is a far likelier thing
+        to write than any one free string, however many moves the round has."""
         scores = np.array([m.score for m in self.moves])
-        tops = scores == self.top_score
-        n_top, n_other = int(tops.sum()), int((~tops).sum())
-        if n_other == 0:
-            return np.full(len(scores), -np.log(max(1, n_top)))
-        share = np.where(tops, top_share / max(1, n_top), (1 - top_share) / n_other)
-        return np.log(share)
+        return np.where(scores == self.top_score, 0.0, np.log(other_weight))

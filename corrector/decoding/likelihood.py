@@ -7,6 +7,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Iterable
+from itertools import combinations
 
 import numpy as np
 
@@ -18,14 +19,36 @@ ROWS = "ABCDEFGHIJKLMNO"
 LENGTH_MISS = math.log(1e-6)  # per box written but not in the string, or in the string but not written
 
 
+def alignments(ink: FieldInk, length: int) -> list[tuple[list[int], float]]:
+    """Which written boxes hold a string of `length` characters, and the log-chance of that: every
+    box; or, for a shorter string, all but some faint boxes (`FieldInk.blank`), else the first
+    ones with the rest missed; a longer string misses its last characters."""
+    n = ink.boxes
+    blank = ink.blank if ink.blank is not None else np.zeros(n)
+    kept = np.log1p(-np.minimum(blank, 1 - 1e-12))
+    if length >= n:
+        return [(list(range(n)), float(kept.sum()) + LENGTH_MISS * (length - n))]
+    skip = n - length
+    faint = [i for i in range(n) if blank[i] > 1e-3]
+    out = []
+    if len(faint) >= skip:
+        for dropped in combinations(faint, skip):
+            rows = [i for i in range(n) if i not in dropped]
+            out.append((rows, float(kept[rows].sum() + np.log(blank[list(dropped)]).sum())))
+    out.append((list(range(length)), float(kept[:length].sum()) + LENGTH_MISS * skip))
+    return out
+
+
 def string_loglik(ink: FieldInk, text: str, classes: str) -> float:
     """log P(ink | the writer wrote `text`); characters outside the classes count as misread."""
-    n = min(ink.boxes, len(text))
-    total = LENGTH_MISS * abs(ink.boxes - len(text))
-    for i in range(n):
-        k = classes.find(text[i])
-        total += float(ink.logp[i, k]) if k >= 0 else LENGTH_MISS
-    return total
+    codes = [classes.find(ch) for ch in text]
+    best = -math.inf
+    for rows, extra in alignments(ink, len(text)):
+        total = extra
+        for i, r in enumerate(rows):
+            total += float(ink.logp[r, codes[i]]) if codes[i] >= 0 else LENGTH_MISS
+        best = max(best, total)
+    return best
 
 
 def number_text(value: int, boxes: int) -> str:
@@ -58,15 +81,17 @@ def words_loglik(ink: FieldInk, words: list[str], classes: str) -> np.ndarray:
     for i, w in enumerate(words):
         by_length.setdefault(len(w), []).append(i)
     for length, rows in by_length.items():
-        n = min(length, ink.boxes)
-        base = LENGTH_MISS * abs(ink.boxes - length)
-        if n == 0:
-            out[rows] = base
-            continue
-        codes = np.array([[index[w[j]] for j in range(n)] for w in (words[r] for r in rows)])
-        table = np.concatenate([ink.logp[:n], np.full((n, 1), LENGTH_MISS)], axis=1)
-        picked = table[np.arange(n)[None, :], np.where(codes < 0, table.shape[1] - 1, codes)]
-        out[rows] = base + picked.sum(axis=1)
+        best = np.full(len(rows), -math.inf)
+        for boxes, extra in alignments(ink, length):
+            n = len(boxes)
+            if n == 0:
+                best = np.maximum(best, extra)
+                continue
+            codes = np.array([[index[w[j]] for j in range(n)] for w in (words[r] for r in rows)])
+            table = np.concatenate([ink.logp[boxes], np.full((n, 1), LENGTH_MISS)], axis=1)
+            picked = table[np.arange(n)[None, :], np.where(codes < 0, table.shape[1] - 1, codes)]
+            best = np.maximum(best, extra + picked.sum(axis=1))
+        out[rows] = best
     return out
 
 

@@ -18,7 +18,7 @@ class Priors:
     legal: float = 0.9
     free: float = 0.1
     free_alternative: float = 0.05  # per box where a free string leaves the ink's best reading
-    top_share: float = 0.4
+    other_move: float = 0.5  # prior weight of a legal move that is not a top (a top weighs 1)
     written: dict[str, float] = field(default_factory=dict)
     score: dict[str, float] = field(default_factory=dict)
     table: dict[str, float] = field(default_factory=dict)
