@@ -10,16 +10,19 @@ the stock or write two moves, which the round's move list does not cover; their 
 as read, the fields below the threshold going to review as before."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from corrector.decoding import Reading, RoundKnowledge, SlipDecoder, Verdict
+from sqlalchemy import select
+
+from corrector.decoding import Reading, RoundKnowledge, SlipDecoder, Verdict, decode_round
 from corrector.judging.decision import RoundContext
 from corrector.judging.group import build_group
 from corrector.rulepack import load_pack
 
 from .games import board_before, get_game, get_round, players
+from .models import Slip
 from .readings import SlipReading
 from .store import Store
 from .tops import lexicon_of
@@ -62,14 +65,24 @@ def decoded(reading: SlipReading, verdict: Verdict) -> SlipReading:
                    doubt=verdict.doubt, candidates=verdict.candidates_json())
 
 
-def decode_readings(decoder: SlipDecoder | None, readings: Iterable[SlipReading]) -> Iterator[tuple[SlipReading, Verdict | None]]:
-    """Each reading decoded against the round (as read when there is no decoder)."""
-    for reading in readings:
-        if decoder is None:
-            yield reading, None
-            continue
-        verdict = decoder.decode(reading.raw)
-        yield decoded(reading, verdict), verdict
+def decode_readings(decoder: SlipDecoder | None, readings: Iterable[SlipReading],
+                    taken: Iterable[int] = ()) -> list[tuple[SlipReading, Verdict | None]]:
+    """Each reading of a pile decoded against the round, one slip a table across the pile and the
+    tables already filed (`taken`); as read when there is no decoder."""
+    readings = list(readings)
+    if decoder is None:
+        return [(r, None) for r in readings]
+    verdicts = decode_round(decoder, [r.raw for r in readings], set(taken))
+    return [(decoded(r, v), v) for r, v in zip(readings, verdicts)]
+
+
+def filed_tables(store: Store, game_id: int, number: int) -> set[int]:
+    """Tables that already have a filed slip in the round (an earlier pile)."""
+    with store.session() as s:
+        game = get_game(s, game_id)
+        rnd = get_round(s, game, number)
+        return set(s.scalars(select(Slip.table_no).where(Slip.round_id == rnd.id, Slip.state == "filed",
+                                                         Slip.table_no.is_not(None))))
 
 
 @dataclass

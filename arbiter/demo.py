@@ -25,7 +25,7 @@ from corrector.words.movegen import generate_moves
 from corrector.rulepack import load_pack
 
 from .correction import close_round, correct_round
-from .decoding import DecodeTally, decode_readings, round_decoder
+from .decoding import DecodeTally, decode_readings, filed_tables, round_decoder
 from .draw import draw_round
 from .exports import gather, write_csv, write_html, write_xlsx
 from .games import GameSpec, board_before, get_game, get_round, new_game, players, seat_players
@@ -107,7 +107,7 @@ def _scan(store: Store, game_id: int, number: int, pages: list[RenderedPage],
     seen = 0
     decoder = round_decoder(store, game_id, number)
     readings = collect_readings([p.path for p in pages], opts.threshold, opts.reader)
-    for reading, verdict in decode_readings(decoder, readings):
+    for reading, verdict in decode_readings(decoder, readings, filed_tables(store, game_id, number)):
         filed = file_reading(store, game_id, number, reading, ACTOR, lambda old, new: "old")
         truth = truth_of({**reading.raw, "source": reading.source}, by_path)
         seen += truth is not None

@@ -131,7 +131,7 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
     """File the slips of a round from images or the scanner's readings (.jsonl). Re-running is
     safe: a slip already filed (same image) is recognised and skipped."""
     from arbiter.games import get_game, get_round
-    from arbiter.decoding import decode_readings, round_decoder
+    from arbiter.decoding import decode_readings, filed_tables, round_decoder
     from arbiter.ingest import collect_readings, file_reading, missing_tables
 
     store = open_db(db)
@@ -156,11 +156,12 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
 
     readings = list(collect_readings(paths, threshold, reader))
     decoder = round_decoder(store, gid, rno)
+    pile = decode_readings(decoder, readings, filed_tables(store, gid, rno))
     counts: dict[str, int] = {}
     queued = []
     decided = 0
-    with click.progressbar(readings, label=f"round {rno}: filing slips", file=sys.stderr) as bar:
-        for reading, verdict in decode_readings(decoder, bar):
+    with click.progressbar(pile, label=f"round {rno}: filing slips", file=sys.stderr) as bar:
+        for reading, verdict in bar:
             decided += bool(verdict and verdict.decided)
             filed = file_reading(store, gid, rno, reading, actor, choose)
             counts[filed.outcome] = counts.get(filed.outcome, 0) + 1

@@ -215,6 +215,8 @@ class SlipDecoder:
         free_parts: dict[MovePart, float] = {}
         # the free reading: the k best strings of each field, any string the grammar allows
         positions = sorted(pos_ll.items(), key=lambda kv: -kv[1])[:p.kbest["position"]]
+        if pos_ink.boxes == 0:  # a blank position: no sign written (D 6.1.d)
+            positions.insert(0, ("", 0.0))
         words = kbest(word_ink, [LETTERS], cl, p.kbest["word"])
         words += self._without_faint(word_ink, words, cl)
         decided = tuple(i for i, m in enumerate(word_ink.mark) if m >= 0.5)
@@ -233,8 +235,6 @@ class SlipDecoder:
         scores.append(self._score_options(ink, None)[-1])
         for pos, pl in away(positions):
             for word, wl in away(words):
-                if not word:
-                    continue
                 for n, jokers in enumerate(joker_sets):
                     base = free + pl + wl + marks(jokers) + alt * n
                     for score, sl in scores:
