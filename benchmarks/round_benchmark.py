@@ -18,6 +18,7 @@ import argparse
 import pickle
 import random
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -30,6 +31,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from corrector.decoding import Priors, Reading, RoundKnowledge, SlipDecoder, decode_round, load_priors  # noqa: E402
+from corrector.decoding.confusion import fit, save_confusion  # noqa: E402
+from corrector.decoding.evidence import CLASSES, box_distribution  # noqa: E402
 from corrector.decoding.priors import save_threshold  # noqa: E402
 from corrector.game.gamemaster import GameMaster  # noqa: E402
 from corrector.judging.decision import RoundContext  # noqa: E402
@@ -157,6 +160,7 @@ class Tally:
     clean_flagged: int = 0
     by_mistake: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))  # slips, flagged, silent
     errors: list = field(default_factory=list)
+    doubts: list = field(default_factory=list)
     unmatched: int = 0
     scan_seconds: float = 0.0
     decode_seconds: float = 0.0
@@ -234,6 +238,9 @@ def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: lis
                  f"({got.reading.position} {got.reading.word} {got.reading.jokers} {got.reading.score} "
                  f"t{got.reading.table}) p={v.probability:.4f}")
         tally.add(truth, v.decided, right, where)
+        if not v.decided:
+            tally.doubts.append(f"{label} slip {n}: {truth.mistake or 'clean'} written {truth.position} {truth.word} "
+                                f"{truth.jokers} {truth.score} t{truth.table}: {v.doubt}")
 
 
 def rounds(args, pack, lexicon) -> Iterator[tuple[str, RoundContext, int]]:
@@ -287,10 +294,25 @@ def simulate(args, reader, template, font_paths, priors: Priors) -> Tally:
     return tally
 
 
-def calibrate(tally: Tally, floor: float) -> float:
-    """The smallest threshold at which no calibration slip is decided wrong (never below `floor`)."""
+def confusion_boxes(piles) -> Iterator[tuple[np.ndarray, str]]:
+    """(the reader's distribution, the written class) of every box whose field was read with as
+    many boxes as were written."""
+    for records, truths in piles:
+        for record, truth in zip(records, truths):
+            classes = str(record.get("classes") or CLASSES)
+            for name, text in truth.values().items():
+                chars = (record.get("fields") or {}).get(name, {}).get("chars") or []
+                if len(chars) == len(text):
+                    for char, ch in zip(chars, text):
+                        yield box_distribution(char, classes), ch
+
+
+def calibrate(tally: Tally, floor: float, margin: float) -> float:
+    """The smallest threshold at which no calibration slip is decided wrong (never below `floor`),
+    moved `margin` of the way from there to 1: hands never seen may be read a little worse."""
     wrong = [p for p, decidable, right in tally.scores if decidable and not right]
-    return max([floor] + [min(1.0, p + 1e-6) for p in wrong])
+    edge = max([floor] + [min(1.0, p + 1e-6) for p in wrong])
+    return edge + margin * (1 - edge)
 
 
 def report(tally: Tally, args, threshold: float) -> None:
@@ -310,6 +332,8 @@ def report(tally: Tally, args, threshold: float) -> None:
           f"one process, reader on 2 threads, rendering excluded)")
     for e in tally.errors[:20]:
         print(f"  silent error: {e}")
+    for d in tally.doubts[:args.show_flagged]:
+        print(f"  flagged: {d}")
 
 
 def main() -> int:
@@ -320,7 +344,10 @@ def main() -> int:
     ap.add_argument("--fonts", default="held_out", choices=["held_out", "calibration"])
     ap.add_argument("--mix", default="realistic", choices=["realistic", "demo"])
     ap.add_argument("--calibrate", action="store_true", help="fit the threshold (calibration fonts only)")
-    ap.add_argument("--floor", type=float, default=0.9, help="lowest threshold --calibrate may store")
+    ap.add_argument("--floor", type=float, default=0.5, help="lowest threshold --calibrate may store")
+    ap.add_argument("--margin", type=float, default=0.5,
+                    help="--calibrate moves the threshold this share of the way from the last wrong slip to 1")
+    ap.add_argument("--show-flagged", type=int, default=0, help="print the doubt of the first N flagged slips")
     ap.add_argument("--dump", type=Path, help="keep the scanned readings of the run in this file")
     ap.add_argument("--replay", type=Path, help="decode the readings of a --dump run again (no rendering, no scan)")
     args = ap.parse_args()
@@ -336,16 +363,27 @@ def main() -> int:
     reader = make_reader("cnn", None, threads=2)
     template = load_template("duplicat")
     priors = load_priors()
+    if args.calibrate:
+        if not args.replay:  # scan once, keep the readings, fit the reader's confusions on them
+            args.dump = args.dump or Path(tempfile.mkstemp(suffix=".pkl")[1])
+            simulate(args, reader, template, fonts.resolve(split).paths, priors)
+            with open(args.dump, "rb") as f:
+                kept = pickle.load(f)
+            args.replay, args.replay_piles, args.dump = args.dump, kept["piles"], None
+        confusion = fit(confusion_boxes(kept["piles"]), CLASSES)
+        save_confusion(confusion)
+        print(f"reader confusions fitted on {sum(1 for _ in confusion_boxes(kept['piles']))} calibration boxes, "
+              f"weight {confusion.weight}; stored in corrector/decoding/confusion.json")
     tally = simulate(args, reader, template, fonts.resolve(split).paths,
                      replace(priors, threshold=1.0) if args.calibrate else priors)
     if args.replay:
         tally.unmatched, tally.scan_seconds = kept["unmatched"], kept["scan_seconds"]
     threshold = load_priors().threshold
     if args.calibrate:
-        threshold = calibrate(tally, args.floor)
+        threshold = calibrate(tally, args.floor, args.margin)
         save_threshold(threshold)
         decided = sum(1 for p, d, _ in tally.scores if d and p >= threshold)
-        print(f"calibrated threshold {threshold:.6f} on {len(tally.scores)} calibration slips: "
+        print(f"calibrated threshold {threshold:.6f} on {len(tally.scores)} calibration slips (margin {args.margin}): "
               f"{decided} would be decided, 0 of them wrong; stored in corrector/decoding/priors.json")
         return 0
     report(tally, args, threshold)

@@ -25,6 +25,7 @@ import numpy as np
 from corrector.judging.decision import Decision, apply_warnings, decide_move
 from corrector.judging.slip import Slip, WrittenMove
 
+from .confusion import Confusion, load_confusion
 from .evidence import SlipInk, slip_ink
 from .knowledge import RoundKnowledge
 from .likelihood import (LETTERS, ROWS, kbest, number_kbest, number_loglik, number_text,
@@ -161,11 +162,23 @@ class _Marks:
 class SlipDecoder:
     """Decodes the slips of one round; holds the per-round work (legal moves, their priors)."""
 
-    def __init__(self, knowledge: RoundKnowledge, priors: Priors | None = None):
+    def __init__(self, knowledge: RoundKnowledge, priors: Priors | None = None,
+                 confusion: Confusion | None | bool = True):
+        """`confusion`: the reader's calibrated confusions (True: `confusion.json` when present)."""
         self.k = knowledge
         self.p = priors or load_priors()
+        self.confusion = load_confusion() if confusion is True else confusion or None
         self.move_prior = knowledge.move_logprior(self.p.other_move) + math.log(self.p.legal)
         self._decisions: dict[MovePart, Decision] = {}
+        group = knowledge.ctx.group.drawn
+        self._letters = {t.letter for _, _, t in knowledge.ctx.board.tiles()} | {ch for ch in group if ch != "?"}
+        self._jokers = sum(1 for ch in group if ch == "?")
+
+    def _outside(self, word: str) -> float:
+        """log prior of the letters a free word needs that neither the group nor the board has
+        (beyond the group's jokers): a player cannot lay a tile they do not hold."""
+        missing = sum(1 for ch in word if ch not in self._letters) - self._jokers
+        return math.log(self.p.outside_letter) * max(0, missing)
 
     # -- the move part: position, word, jokers, declared score ---------------------------------
     def _score_options(self, ink: SlipInk, right: int | None) -> list[tuple[int | None, float]]:
@@ -235,8 +248,9 @@ class SlipDecoder:
         scores.append(self._score_options(ink, None)[-1])
         for pos, pl in away(positions):
             for word, wl in away(words):
+                outside = self._outside(word)
                 for n, jokers in enumerate(joker_sets):
-                    base = free + pl + wl + marks(jokers) + alt * n
+                    base = free + pl + wl + marks(jokers) + alt * n + outside
                     for score, sl in scores:
                         _add(free_parts, (pos, word, jokers, score), base + sl)
         floor = max(free_parts.values()) - p.prune if free_parts else -math.inf
@@ -244,15 +258,25 @@ class SlipDecoder:
         legal_parts: dict[MovePart, float] = {}
         if self.k.moves:
             wl_all = words_loglik(word_ink, list(self.k.words), cl) + self.move_prior
-            bound = wl_all + max(pos_ll.values()) + marks(())
-            for i in np.argsort(-bound)[:200]:
-                if bound[i] + 10.0 < floor:  # marks and near-misses cannot lift it back
+            # an upper bound per move: its own position written cleanly, or the best near-miss
+            w = p.written
+            near = max(pos_ll.values()) + math.log(max(w["inverted"], w["one_sign"] / 28))
+            own = np.array([pos_ll.get(m.position, -50.0) for m in self.k.moves]) + math.log(w["clean"])
+            best_mark = marks(()) + float(np.maximum(marks.gain, 0).sum())
+            bound = wl_all + np.maximum(own, near) + best_mark
+            scores: dict[int, list] = {}
+            for i in np.argsort(-bound)[:p.max_moves]:
+                if bound[i] < floor:
                     break
-                self._expand(self.k.moves[i], float(wl_all[i]), pos_ll, marks, ink, legal_parts)
+                m = self.k.moves[i]
+                if m.score not in scores:
+                    scores[m.score] = self._score_options(ink, m.score)
+                self._expand(m, float(wl_all[i]), pos_ll, marks, scores[m.score], floor, legal_parts)
         return legal_parts, free_parts
 
-    def _expand(self, m, wl: float, pos_ll: dict[str, float], marks: _Marks, ink: SlipInk,
-                parts: dict[MovePart, float]) -> None:
+    def _expand(self, m, wl: float, pos_ll: dict[str, float], marks: _Marks, scores: list,
+                floor: float, parts: dict[MovePart, float]) -> None:
+        """A legal move written cleanly and with each near-miss of RULES.md §3."""
         w = self.p.written
         options = [(m.position, m.jokers, w["clean"]), (_inverted(m.position), m.jokers, w["inverted"])]
         options += [(alt, m.jokers, w["one_sign"] / 28) for alt in _one_sign(m.position)]
@@ -260,11 +284,14 @@ class SlipDecoder:
             options.append((m.position, (), w["unmarked_joker"]))
         extra = [j for j in range(len(m.word)) if j not in m.jokers]
         options += [(m.position, tuple(sorted(m.jokers + (j,))), w["marked_not_joker"] / len(extra)) for j in extra]
-        scores = self._score_options(ink, m.score)
+        top_score = max(sl for _, sl in scores)
         for pos, jokers, prior in options:
             base = wl + math.log(prior) + pos_ll.get(pos, -50.0) + marks(jokers)
+            if base + top_score < floor:
+                continue
             for score, sl in scores:
-                _add(parts, (pos, m.word, jokers, score), base + sl)
+                if base + sl >= floor:
+                    _add(parts, (pos, m.word, jokers, score), base + sl)
 
     def _decision(self, part: MovePart) -> Decision:
         found = self._decisions.get(part)
@@ -314,7 +341,8 @@ class SlipDecoder:
     # -- decide --------------------------------------------------------------------------------
     def decode(self, record: Mapping[str, Any] | SlipInk) -> Verdict:
         p = self.p
-        ink = record if isinstance(record, SlipInk) else slip_ink(record, p.mark["decided"], p.mark["undecided"])
+        ink = record if isinstance(record, SlipInk) else slip_ink(record, p.mark["decided"], p.mark["undecided"],
+                                                                  self.confusion)
         legal, free = self._move_parts(ink)
         right = p.log("score", "right")
         bound = dict(legal)

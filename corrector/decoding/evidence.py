@@ -15,12 +15,15 @@ from typing import Any
 
 import numpy as np
 
+from .confusion import Confusion
+
 CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 FIELDS = {"round": ("tur", "round"), "table": ("masa", "table"), "score": ("puncte", "score"),
           "position": ("poz", "position"), "word": ("depunere", "word")}
 FLOOR = 1e-6      # no class is ever impossible: a box the reader is sure of can still be wrong
 TYPED = 1 - 1e-4
-BLANK_BY_INK = ((0.02, 0.6), (0.035, 0.2), (0.05, 0.02))  # (inked share below, chance the box is blank)  # a value typed in by hand, or a field without boxes
+BLANK_BY_INK = ((0.02, 0.6), (0.035, 0.2), (0.05, 0.02))  # (inked share below, chance the box is blank)
+BLANK_AFTER_CIRCLE = ((0.035, 0.8), (0.08, 0.5), (0.12, 0.1))  # a value typed in by hand, or a field without boxes
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,9 @@ class SlipInk:
         return self.classes.find(ch)
 
 
-def _distribution(char: Mapping[str, Any], classes: str) -> np.ndarray:
+def box_distribution(char: Mapping[str, Any], classes: str) -> np.ndarray:
+    """The reader's distribution over `classes` for one box: `probs`, else `top_k` with the rest
+    of the mass spread evenly over the other classes."""
     probs = char.get("probs")
     if isinstance(probs, (list, tuple)) and len(probs) == len(classes):
         p = np.asarray(probs, dtype=float)
@@ -65,6 +70,10 @@ def _distribution(char: Mapping[str, Any], classes: str) -> np.ndarray:
         empty = p == 0
         if empty.any():
             p[empty] = rest / empty.sum()
+    return p / max(p.sum(), 1e-12)
+
+
+def _log(p: np.ndarray) -> np.ndarray:
     p = np.maximum(p, FLOOR)
     return np.log(p / p.sum())
 
@@ -87,7 +96,8 @@ def _mark(char: Mapping[str, Any], decided_p: float, undecided_p: float) -> floa
     return decided_p if char.get("joker") else undecided_p
 
 
-def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: float = 0.01) -> FieldInk:
+def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: float = 0.01,
+              confusion: Confusion | None = None) -> FieldInk:
     """A field of the record: `{text, chars: [...], jokers}` from the scanner, or a plain value."""
     if not isinstance(item, Mapping):
         text = "" if item is None else str(item).strip().upper()
@@ -100,17 +110,27 @@ def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: flo
         confidence = item.get("confidence")
         return FieldInk(_typed(text, classes, confidence if isinstance(confidence, (int, float)) else None),
                         marks, text)
-    logp = np.stack([_distribution(c, classes) for c in chars])
+    mix = confusion.mix if confusion is not None and confusion.classes == classes else (lambda p: p)
+    logp = np.stack([_log(mix(box_distribution(c, classes))) for c in chars])
     marks = np.array([_mark(c, decided_p, undecided_p) for c in chars])
-    return FieldInk(logp, marks, text, np.array([blank_chance(c.get("ink")) for c in chars]))
+    circled = [False] + [_circled(c) for c in chars[:-1]]
+    return FieldInk(logp, marks, text, np.array([blank_chance(c.get("ink"), after) for c, after in zip(chars, circled)]))
 
 
-def blank_chance(ink: Any) -> float:
-    """A box the scanner counted as written on very little ink may be a stray stroke (the tail of
-    a joker circle in the next box): the fainter, the likelier it holds no letter at all."""
+def _circled(char: Mapping[str, Any]) -> bool:
+    marks = char.get("marks")
+    if isinstance(marks, Mapping) and "circle" in marks:
+        return float(marks["circle"]) >= 0.5
+    return char.get("joker") == "circle"
+
+
+def blank_chance(ink: Any, after_circle: bool = False) -> float:
+    """A box the scanner counted as written on very little ink may be a stray stroke: the fainter,
+    the likelier it holds no letter at all; right after a circled joker it is most often the tail
+    of the circle."""
     if not isinstance(ink, (int, float)):
         return FLOOR
-    for limit, chance in BLANK_BY_INK:
+    for limit, chance in (BLANK_AFTER_CIRCLE if after_circle else BLANK_BY_INK):
         if ink < limit:
             return chance
     return FLOOR
@@ -124,7 +144,8 @@ def _qr(text: Any) -> dict[str, int]:
     return {k: int(v) for k, v in parts.items() if k in ("game", "round", "table") and v.isdigit()}
 
 
-def slip_ink(record: Mapping[str, Any], decided_p: float = 0.97, undecided_p: float = 0.01) -> SlipInk:
+def slip_ink(record: Mapping[str, Any], decided_p: float = 0.97, undecided_p: float = 0.01,
+             confusion: Confusion | None = None) -> SlipInk:
     """The evidence of one reading record; a field the record lacks is an empty field."""
     classes = str(record.get("classes") or CLASSES).upper()
     given = {str(k).lower(): v for k, v in (record.get("fields") or {}).items()}
@@ -133,5 +154,5 @@ def slip_ink(record: Mapping[str, Any], decided_p: float = 0.97, undecided_p: fl
     fields = {}
     for name, aliases in FIELDS.items():
         item = next((given[a] for a in aliases if a in given), None)
-        fields[name] = field_ink(item, classes, decided_p, undecided_p)
+        fields[name] = field_ink(item, classes, decided_p, undecided_p, confusion)
     return SlipInk(classes, fields, _qr(record.get("qr")))

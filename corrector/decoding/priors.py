@@ -18,6 +18,7 @@ class Priors:
     legal: float = 0.9
     free: float = 0.1
     free_alternative: float = 0.05  # per box where a free string leaves the ink's best reading
+    outside_letter: float = 0.1  # per letter of a free word that neither the group nor the board holds
     other_move: float = 0.5  # prior weight of a legal move that is not a top (a top weighs 1)
     written: dict[str, float] = field(default_factory=dict)
     score: dict[str, float] = field(default_factory=dict)
@@ -27,6 +28,7 @@ class Priors:
     kbest: dict[str, int] = field(default_factory=dict)
     prune: float = 25.0
     max_hypotheses: int = 48
+    max_moves: int = 200  # legal moves expanded with their near-misses, best bound first
     threshold: float = 0.995
 
     def log(self, group: str, name: str) -> float:

@@ -63,4 +63,4 @@ def decoder(pack: RulePack, words: set[str], rack: str, placed: tuple[tuple[str,
     group = build_group("classic", pack, board, pack.tiles.parse_rack(rack), tuple(sorted(Counter().items())))
     ctx = RoundContext(pack, board, group, Lexicon.from_words(words, pack))
     priors = replace(load_priors(), threshold=THRESHOLD)  # the tests never depend on a calibration run
-    return SlipDecoder(RoundKnowledge.build(ctx, round_no, list(tables)), priors)
+    return SlipDecoder(RoundKnowledge.build(ctx, round_no, list(tables)), priors, confusion=None)

@@ -27,18 +27,26 @@ def test_clean_top_is_decided_valid(dec):
 
 
 def test_RULES_3_4_invalid_word_one_letter_from_a_legal_move_stays_incorrect(dec):
-    v = dec.decode(record(1, 5, 26, "H4", "MODEK"))  # MODEL is the top; the ink clearly says K
+    v = dec.decode(record(1, 5, 26, "H4", "MODER"))  # MODEL is the top; the ink clearly says R
     assert v.decided and v.best.outcome.status == "incorrect" and v.best.outcome.credited == 0
-    assert v.best.reading.word == "MODEK"
+    assert v.best.reading.word == "MODER"
     assert any("D 6.1.a" in a for a in v.best.outcome.articles)
 
 
+def test_invalid_word_with_a_letter_outside_the_group_is_never_repaired(dec):
+    # K is neither in the group nor on the board: likelier a misread L than a K the player lacks,
+    # yet the ink is clear, so the decoder asks instead of deciding either way
+    v = dec.decode(record(1, 5, 26, "H4", "MODEK"))
+    assert not v.decided and v.best.outcome.status == "incorrect"
+    assert {c.reading.word for c in v.candidates} >= {"MODEK", "MODEL"}
+
+
 def test_invalid_word_with_ambiguous_ink_is_flagged_with_both_readings(dec):
-    v = dec.decode(record(1, 5, 26, "H4", "MODEK", doubts={("word", 4): ("L", 0.45)}))
+    v = dec.decode(record(1, 5, 26, "H4", "MODER", doubts={("word", 4): ("L", 0.45)}))
     assert not v.decided
     outcomes = {(c.outcome.status, c.reading.word) for c in v.candidates}
-    assert {("incorrect", "MODEK"), ("valid", "MODEL")} <= outcomes
-    other = next(c for c in v.candidates[1:] if c.reading.word in ("MODEK", "MODEL"))
+    assert {("incorrect", "MODER"), ("valid", "MODEL")} <= outcomes
+    other = next(c for c in v.candidates[1:] if c.reading.word in ("MODER", "MODEL"))
     assert ("word", 4) in other.boxes
 
 
@@ -103,7 +111,7 @@ def test_top_k_only_box_spreads_the_rest_of_the_mass(ro):
 
 
 def test_candidates_json_shape(dec):
-    v = dec.decode(record(1, 5, 26, "H4", "MODEK", doubts={("word", 4): ("L", 0.45)}))
+    v = dec.decode(record(1, 5, 26, "H4", "MODER", doubts={("word", 4): ("L", 0.45)}))
     first = v.candidates_json()[0]
     assert set(first) == {"reading", "probability", "outcome", "boxes"}
     assert set(first["outcome"]) == {"status", "credited", "warning", "penalty", "articles"}
