@@ -213,7 +213,9 @@ class SlipDecoder:
         p = self.p
         if declared is None:
             return p.log("score", "missing")
-        if not d.legal:  # no move to score: any number the player thought it made
+        if not d.legal:  # the player declares what the written move would make, if it lies on the board
+            if d.geometric_score is not None and declared == d.geometric_score:
+                return p.log("score", "right")
             return math.log(1 - p.score["missing"]) - math.log(p.score["spread"])
         if declared == d.score:
             return p.log("score", "right")

@@ -42,7 +42,7 @@ def test_invalid_word_with_a_letter_outside_the_group_is_never_repaired(dec):
 
 
 def test_invalid_word_with_ambiguous_ink_is_flagged_with_both_readings(dec):
-    v = dec.decode(record(1, 5, 26, "H4", "MODER", doubts={("word", 4): ("L", 0.45)}))
+    v = dec.decode(record(1, 5, 26, "H4", "MODER", doubts={("word", 4): ("L", 0.1)}))  # leans to R, not clearly
     assert not v.decided
     outcomes = {(c.outcome.status, c.reading.word) for c in v.candidates}
     assert {("incorrect", "MODER"), ("valid", "MODEL")} <= outcomes
@@ -111,7 +111,7 @@ def test_top_k_only_box_spreads_the_rest_of_the_mass(ro):
 
 
 def test_candidates_json_shape(dec):
-    v = dec.decode(record(1, 5, 26, "H4", "MODER", doubts={("word", 4): ("L", 0.45)}))
+    v = dec.decode(record(1, 5, 26, "H4", "MODER", doubts={("word", 4): ("L", 0.1)}))
     first = v.candidates_json()[0]
     assert set(first) == {"reading", "probability", "outcome", "boxes"}
     assert set(first["outcome"]) == {"status", "credited", "warning", "penalty", "articles"}

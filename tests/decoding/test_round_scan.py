@@ -18,7 +18,7 @@ from tests.decoding.helpers import record
 
 def _pile(tmp_path):
     clear = record(1, 1, 26, "H4", "MODEL")
-    doubtful = record(1, 2, 26, "H4", "MODER", doubts={("word", 4): ("L", 0.45)})
+    doubtful = record(1, 2, 26, "H4", "MODER", doubts={("table", 0): ("3", 0.49)})  # table 2 or 3?
     for n, r in enumerate((clear, doubtful)):
         r.update({"source": f"scans/t{n + 1}.png", "sha256": f"{n + 1:064x}", "slip_index": 0})
     return write_jsonl(tmp_path / "readings.jsonl", [clear, doubtful])
@@ -39,10 +39,11 @@ def test_round_scan_files_sure_slips_and_reviews_the_rest_with_candidates(tmp_pa
     assert slips[1].content == {"table": 1, "round": 1, "score": 26, "position": "H4", "word": "MODEL", "jokers": []}
     assert [i.table_no for i in items] == [2] and items[0].reason.startswith("decoder: ")
     candidates = items[0].candidates
-    assert {(c["reading"]["word"], c["outcome"]["status"]) for c in candidates} >= {("MODER", "incorrect"),
-                                                                                 ("MODEL", "valid")}
+    assert {c["reading"]["table"] for c in candidates} >= {2, 3}
+    assert [c["outcome"]["status"] for c in candidates if c["probability"] > 0.1] == ["incorrect"] * 2  # D 6.1.a
     assert abs(sum(c["probability"] for c in candidates) - 1) < 0.01
-    other = candidates[1]
-    assert {"field": "word", "index": 4} in other["boxes"]
+    other = next(c for c in candidates[1:] if c["reading"]["table"] != candidates[0]["reading"]["table"])
+    assert {"field": "table", "index": 0} in other["boxes"]
     assert set(other["reading"]) == {"table", "round", "position", "word", "jokers", "score"}
+    assert set(other["outcome"]) == {"status", "credited", "warning", "penalty", "articles"}
     json.dumps(candidates)  # the web page reads it as JSON
