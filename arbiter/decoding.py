@@ -28,6 +28,7 @@ from .store import Store
 from .tops import lexicon_of
 
 DECODED_VARIANTS = ("classic",)
+CONTENDER = 0.01  # a candidate this likely makes the fields it differs in unsure
 
 
 def round_decoder(store: Store, game_id: int, number: int) -> SlipDecoder | None:
@@ -58,7 +59,10 @@ def decoded(reading: SlipReading, verdict: Verdict) -> SlipReading:
     values = _values(best)
     if verdict.decided:
         return replace(reading, values=values, jokers=best.jokers, unsure=(), confidence=verdict.probability)
-    unsure = ("decoder",) + (("table",) if best.table is None else ())
+    deciding = dict.fromkeys(name for c in verdict.candidates if c.probability >= CONTENDER for name, _ in c.boxes)
+    if best.table is None:
+        deciding["table"] = None
+    unsure = ("decoder",) + tuple(deciding)  # a doubtful table is not filed under a guess
     if best.table is None and reading.table is not None:
         values["table"] = reading.table
     return replace(reading, values=values, jokers=best.jokers, unsure=unsure, confidence=verdict.probability,

@@ -412,7 +412,7 @@ class SlipDecoder:
         elif not sure:
             doubt = f"{best.probability:.3f} sure of {best.outcome} ({_show(best.reading)})"
             if len(cands) > 1:
-                other = cands[1]
+                other = max(cands[1:], key=lambda c: c.probability)
                 boxes = ", ".join(f"{f}[{i + 1}]" for f, i in other.boxes) or "—"
                 doubt += f"; against {other.probability:.3f}: {other.outcome} ({_show(other.reading)}), boxes {boxes}"
         else:
