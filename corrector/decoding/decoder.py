@@ -374,18 +374,10 @@ class SlipDecoder:
             by_written[written] = {o: (math.exp(_logsumexp(ws) - total), part) for o, (ws, part) in outcomes.items()}
         return self._combine(_Posterior(ink, tables, rounds, by_written))
 
-    def reassign(self, verdict: Verdict, taken: set[int]) -> Verdict:
-        """The verdict once the tables in `taken` are known to be other slips' (one slip a table
-        and round): their share is removed only when it is a minority of the slip's own table
-        evidence; a slip whose ink mostly names a taken table stays a duplicate claim (review)."""
+    def with_tables(self, verdict: Verdict, tables: dict[int | None, float]) -> Verdict:
+        """The verdict with the table posterior the whole pile gives (`decode_round`)."""
         post = verdict.posterior
-        if post is None:
-            return verdict
-        gone = sum(pr for t, pr in post.tables.items() if t in taken)
-        if gone <= 0 or gone > 0.5:
-            return verdict
-        tables = {t: pr / (1 - gone) for t, pr in post.tables.items() if t not in taken}
-        return self._combine(replace(post, tables=tables))
+        return verdict if post is None else self._combine(replace(post, tables=tables))
 
     def _combine(self, post: "_Posterior") -> Verdict:
         tables, rounds, by_written, ink = post.tables, post.rounds, post.by_written, post.ink
@@ -460,29 +452,47 @@ def _with_boxes(c: Candidate, best: Candidate, ink: SlipInk) -> Candidate:
 
 
 def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]], taken: set[int] | None = None,
-                 sure: float = 0.99) -> list[Verdict]:
+                 rounds: int = 30) -> list[Verdict]:
     """Every slip of a round pile, then one slip a table (RULES.md §2: one slip per table and
-    round): a table that another slip's ink names for sure (or already filed, `taken`) is not
-    this slip's; two slips decided for one table are both sent to review."""
+    round). Each slip's table posterior is weighed by the chance that no other slip of the pile
+    is at that table (a mean-field fit over the pile; tables already filed, `taken`, hold none):
+    a table another slip's ink names for sure is not this slip's. A slip whose ink names mostly a
+    table (more than half) is never moved off it: if another slip claims it too, both keep their
+    reading, and two slips decided for one table both go to review."""
     verdicts = [decoder.decode(r) for r in records]
-    for _ in range(3):
-        named = [_sure_table(v, sure) for v in verdicts]
-        changed = False
+    taken = set(taken or ())
+    rows = [v.posterior.tables if v.posterior else {} for v in verdicts]
+    tables = sorted({t for row in rows for t in row if t is not None} | taken)
+    if tables:
+        index = {t: j for j, t in enumerate(tables)}
+        m = np.zeros((len(rows), len(tables) + 1))  # the last column: no seated table
+        for i, row in enumerate(rows):
+            for t, pr in row.items():
+                m[i, index[t] if t is not None else -1] = pr
+        free = np.array([0.0 if t in taken else 1.0 for t in tables] + [1.0])
+        fitted = m * free
+        fitted /= np.maximum(fitted.sum(axis=1, keepdims=True), 1e-300)
+        for _ in range(rounds):  # each table: this slip's, times the chance no other slip is there
+            others = np.log1p(-np.minimum(fitted, 1 - 1e-12))
+            others[:, -1] = 0.0
+            elsewhere = others.sum(axis=0, keepdims=True) - others
+            new = m * free * np.exp(elsewhere)
+            new /= np.maximum(new.sum(axis=1, keepdims=True), 1e-300)
+            if np.abs(new - fitted).max() < 1e-9:
+                fitted = new
+                break
+            fitted = 0.5 * (fitted + new)
         for i, v in enumerate(verdicts):
-            claimed = {t for j, t in enumerate(named) if j != i and t is not None} | set(taken or ())
-            new = decoder.reassign(v, claimed)
-            changed |= new is not v and _sure_table(new, sure) != named[i]
-            verdicts[i] = new
-        if not changed:
-            break
+            own = max(rows[i].items(), key=lambda kv: kv[1], default=(None, 0.0))
+            if own[0] is not None and own[1] > 0.5 and fitted[i, index[own[0]]] < own[1] - 1e-9:
+                continue  # the ink names a table claimed elsewhere: a duplicate claim, never moved
+            new = {t: float(fitted[i, index[t]]) for t in tables if fitted[i, index[t]] > 1e-9}
+            if fitted[i, -1] > 1e-9:
+                new[None] = float(fitted[i, -1])
+            verdicts[i] = decoder.with_tables(v, new)
     count = Counter(v.best.reading.table for v in verdicts if v.decided)
     for i, v in enumerate(verdicts):
         t = v.best.reading.table
-        if v.decided and (count[t] > 1 or t in (taken or ())):
+        if v.decided and (count[t] > 1 or t in taken):
             verdicts[i] = replace(v, decided=False, doubt=f"another slip of this round also claims table {t}")
     return verdicts
-
-
-def _sure_table(v: Verdict, sure: float) -> int | None:
-    tables = v.posterior.tables if v.posterior else {}
-    return next((t for t, pr in tables.items() if t is not None and pr >= sure), None)
