@@ -164,7 +164,7 @@ class Tally:
     unmatched: int = 0
     scan_seconds: float = 0.0
     decode_seconds: float = 0.0
-    scores: list = field(default_factory=list)  # (best probability, decidable, right) for calibration
+    scores: list = field(default_factory=list)  # (best probability, decidable, right, agrees) for calibration
 
     def add(self, w: Written, decided: bool, right: bool, where: str) -> None:
         self.slips += 1
@@ -232,7 +232,7 @@ def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: lis
         got = v.best
         right = (got.reading.table, got.outcome, got.round_state) == (truth.table, expected, state)
         decidable = got.reading.table is not None and got.round_state != "other"
-        tally.scores.append((v.probability, decidable, right))
+        tally.scores.append((v.probability, decidable, right, v.agrees))
         where = (f"{label} slip {n}: {truth.mistake or 'clean'} written {truth.position} {truth.word} {truth.jokers} "
                  f"{truth.score} t{truth.table} r{truth.round} → {expected}; decided {got.outcome} "
                  f"({got.reading.position} {got.reading.word} {got.reading.jokers} {got.reading.score} "
@@ -307,17 +307,19 @@ def confusion_boxes(piles) -> Iterator[tuple[np.ndarray, str]]:
                         yield box_distribution(char, classes), ch
 
 
-def calibrate(tally: Tally, floor: float, margin: float) -> float:
+def calibrate(tally: Tally, floor: float, margin: float, agrees: bool) -> float:
     """The smallest threshold at which no calibration slip is decided wrong (never below `floor`),
-    moved `margin` of the way from there to 1: hands never seen may be read a little worse."""
-    wrong = [p for p, decidable, right in tally.scores if decidable and not right]
+    moved `margin` of the way from there to 1 (hands never seen may be read a little worse); for
+    the slips whose ruling equals (`agrees`) or overrules the ruling on the ink's best reading."""
+    wrong = [p for p, decidable, right, agree in tally.scores if decidable and not right and agree == agrees]
     edge = max([floor] + [min(1.0, p + 1e-6) for p in wrong])
     return edge + margin * (1 - edge)
 
 
 def report(tally: Tally, args, threshold: float) -> None:
     pct = lambda a, b: f"{100.0 * a / b:.2f} %" if b else "n/a"  # noqa: E731
-    print(f"fonts {args.fonts}, mix {args.mix}, seed {args.seed}, threshold {threshold:.6f}")
+    print(f"fonts {args.fonts}, mix {args.mix}, seed {args.seed}, thresholds {threshold:.6f} / "
+          f"{load_priors().threshold_overrule:.6f} (overruling the ink's best reading)")
     print(f"slips scanned and matched   {tally.slips} ({tally.unmatched} not located on their page)")
     print(f"decided without review      {tally.decided} ({pct(tally.decided, tally.slips)})")
     print(f"flagged for review          {tally.flagged} ({pct(tally.flagged, tally.slips)}); "
@@ -375,15 +377,17 @@ def main() -> int:
         print(f"reader confusions fitted on {sum(1 for _ in confusion_boxes(kept['piles']))} calibration boxes, "
               f"weight {confusion.weight}; stored in corrector/decoding/confusion.json")
     tally = simulate(args, reader, template, fonts.resolve(split).paths,
-                     replace(priors, threshold=1.0) if args.calibrate else priors)
+                     replace(priors, threshold=1.0, threshold_overrule=1.0) if args.calibrate else priors)
     if args.replay:
         tally.unmatched, tally.scan_seconds = kept["unmatched"], kept["scan_seconds"]
     threshold = load_priors().threshold
     if args.calibrate:
-        threshold = calibrate(tally, args.floor, args.margin)
-        save_threshold(threshold)
-        decided = sum(1 for p, d, _ in tally.scores if d and p >= threshold)
-        print(f"calibrated threshold {threshold:.6f} on {len(tally.scores)} calibration slips (margin {args.margin}): "
+        threshold = calibrate(tally, args.floor, args.margin, True)
+        overrule = max(threshold, calibrate(tally, args.floor, args.margin, False))
+        save_threshold(threshold, overrule)
+        decided = sum(1 for p, d, _, a in tally.scores if d and p >= (threshold if a else overrule))
+        print(f"calibrated thresholds {threshold:.6f} (ruling of the ink's best reading) and {overrule:.6f} "
+              f"(overruling it) on {len(tally.scores)} calibration slips (margin {args.margin}): "
               f"{decided} would be decided, 0 of them wrong; stored in corrector/decoding/priors.json")
         return 0
     report(tally, args, threshold)

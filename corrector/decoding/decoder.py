@@ -104,6 +104,7 @@ class _Posterior:
     tables: dict[int | None, float]
     rounds: dict[tuple[str, int | None], float]
     by_written: dict[bool, dict["Outcome", tuple[float, MovePart]]]
+    ink_alone: tuple[str, "Outcome"] | None = None  # round state and ruling of the ink's best reading
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,7 @@ class Verdict:
     candidates: tuple[Candidate, ...]
     doubt: str = ""
     posterior: _Posterior | None = field(default=None, repr=False, compare=False)
+    agrees: bool = True  # the ruling equals the ruling on the ink's own best reading
 
     @property
     def probability(self) -> float:
@@ -372,7 +374,18 @@ class SlipDecoder:
                 entry[0].append(weight)
             total = _logsumexp([w for ws, _ in outcomes.values() for w in ws])
             by_written[written] = {o: (math.exp(_logsumexp(ws) - total), part) for o, (ws, part) in outcomes.items()}
-        return self._combine(_Posterior(ink, tables, rounds, by_written))
+        return self._combine(_Posterior(ink, tables, rounds, by_written, self._ink_alone(ink, free, table_written)))
+
+    def _ink_alone(self, ink: SlipInk, free: dict[MovePart, float], table_written: bool) -> tuple[str, Outcome] | None:
+        """The ruling on the ink's own best reading of every field (no prior): the decoder may
+        overrule it only with more certainty (`Priors.threshold_overrule`)."""
+        if not free:
+            return None
+        part = max(free.items(), key=lambda kv: kv[1])[0]
+        number = number_kbest(ink.fields["round"], ink.classes, 1)[0][0] if "round" not in ink.qr else ink.qr["round"]
+        state = "missing" if number is None else "ok" if number == self.k.round else "other"
+        slip = Slip(0, self.k.round, (), table_written=table_written, round_written=number is not None)
+        return state, Outcome.of(apply_warnings(self._decision(part), slip, WrittenMove(*part), self.k.ctx))
 
     def with_tables(self, verdict: Verdict, tables: dict[int | None, float]) -> Verdict:
         """The verdict with the table posterior the whole pile gives (`decode_round`)."""
@@ -390,13 +403,14 @@ class SlipDecoder:
                         combos.append(Candidate(Reading(table, number, part[0], part[1], part[2], part[3]),
                                                 prob, outcome, state))
         combos.sort(key=lambda c: -c.probability)
-        return replace(self._verdict(ink, _merge(combos)), posterior=post)
+        return replace(self._verdict(ink, _merge(combos), post.ink_alone), posterior=post)
 
-    def _verdict(self, ink: SlipInk, combos: list[Candidate]) -> Verdict:
+    def _verdict(self, ink: SlipInk, combos: list[Candidate], ink_alone: tuple[str, Outcome] | None) -> Verdict:
         best = combos[0]
         rest = sorted(combos[1:8], key=lambda c: (-abs(c.outcome.credited - best.outcome.credited), -c.probability))
         cands = tuple([best] + [_with_boxes(c, best, ink) for c in rest])
-        sure = best.probability >= self.p.threshold
+        agrees = ink_alone is None or ink_alone == (best.round_state, best.outcome)
+        sure = best.probability >= (self.p.threshold if agrees else self.p.threshold_overrule)
         if best.reading.table is None:
             doubt = "table unreadable or not seated"
         elif best.round_state == "other":
@@ -407,9 +421,11 @@ class SlipDecoder:
                 other = max(cands[1:], key=lambda c: c.probability)
                 boxes = ", ".join(f"{f}[{i + 1}]" for f, i in other.boxes) or "—"
                 doubt += f"; against {other.probability:.3f}: {other.outcome} ({_show(other.reading)}), boxes {boxes}"
+            if not agrees:
+                doubt += f"; the ink alone reads {ink_alone[1]}"
         else:
             doubt = ""
-        return Verdict(not doubt, best, cands, doubt)
+        return Verdict(not doubt, best, cands, doubt, agrees=agrees)
 
 
 def _merge(combos: list[Candidate]) -> list[Candidate]:

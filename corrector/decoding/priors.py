@@ -30,6 +30,7 @@ class Priors:
     max_hypotheses: int = 48
     max_moves: int = 200  # legal moves expanded with their near-misses, best bound first
     threshold: float = 0.995
+    threshold_overrule: float = 0.999  # when the ruling differs from the ruling on the ink's best reading
 
     def log(self, group: str, name: str) -> float:
         """log of a prior in one of the groups (`written`, `score`, `table`, `round`)."""
@@ -45,8 +46,10 @@ def load_priors(path: Path = PRIORS_FILE) -> Priors:
     return Priors(**{k: v for k, v in data.items() if not k.startswith("_")})
 
 
-def save_threshold(threshold: float, path: Path = PRIORS_FILE) -> None:
-    """Store a calibrated threshold, keeping everything else in the file as it is."""
+def save_threshold(threshold: float, overrule: float | None = None, path: Path = PRIORS_FILE) -> None:
+    """Store calibrated thresholds, keeping everything else in the file as it is."""
     data = json.loads(path.read_text(encoding="utf-8"))
     data["threshold"] = round(threshold, 6)
+    if overrule is not None:
+        data["threshold_overrule"] = round(overrule, 6)
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
