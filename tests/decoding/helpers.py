@@ -62,5 +62,6 @@ def decoder(pack: RulePack, words: set[str], rack: str, placed: tuple[tuple[str,
     board = board_with(pack, *placed) if placed else Board()
     group = build_group("classic", pack, board, pack.tiles.parse_rack(rack), tuple(sorted(Counter().items())))
     ctx = RoundContext(pack, board, group, Lexicon.from_words(words, pack))
-    priors = replace(load_priors(), threshold=THRESHOLD)  # the tests never depend on a calibration run
+    # the tests never depend on a calibration run
+    priors = replace(load_priors(), threshold=THRESHOLD, threshold_overrule=THRESHOLD)
     return SlipDecoder(RoundKnowledge.build(ctx, round_no, list(tables)), priors, confusion=None)

@@ -47,6 +47,6 @@ def test_confusions_learnt_on_calibration_boxes_soften_a_systematic_misread():
     confusion = fit(boxes, CLASSES)
     assert confusion.weight > 0 and confusion.given_read[k, r] > 0.6
     mixed = confusion.mix(read_k)
-    assert abs(mixed.sum() - 1) < 1e-9 and mixed[r] > 0.1 and mixed[k] > mixed[r]
+    assert abs(mixed.sum() - 1) < 1e-9 and mixed[r] > mixed[k] > 0.1  # three R written for every K read
     ink = slip_ink(record(1, 5, 26, "H4", "MODEK"), confusion=confusion)
     assert ink.fields["word"].logp[4, r] > np.log(0.01)
