@@ -38,7 +38,7 @@ def test_round_scan_files_sure_slips_and_reviews_the_rest_with_candidates(tmp_pa
         items = s.scalars(select(ReviewItem)).all()
     assert slips[1].content == {"table": 1, "round": 1, "score": 26, "position": "H4", "word": "MODEL", "jokers": []}
     # the table itself is in doubt: the slip waits in review without a table rather than under a guess
-    assert [i.table_no for i in items] == [None] and "decoder: 0.5" in items[0].reason
+    assert [i.table_no for i in items] == [None] and "decoder: 0." in items[0].reason
     assert "boxes table[1]" in items[0].reason
     assert 2 not in slips
     candidates = items[0].candidates
