@@ -69,15 +69,29 @@ def decoded(reading: SlipReading, verdict: Verdict) -> SlipReading:
                    doubt=verdict.doubt, candidates=verdict.candidates_json())
 
 
+def has_boxes(reading: SlipReading) -> bool:
+    """Whether the record carries per-box readings (the scanner's `chars`): a value typed in by
+    hand, or a record without boxes, is filed as read, its unsure fields reviewed as before."""
+    fields = {str(k).lower(): v for k, v in (reading.raw.get("fields") or {}).items()}
+    word = fields.get("depunere", fields.get("word"))
+    return isinstance(word, dict) and bool(word.get("chars"))
+
+
 def decode_readings(decoder: SlipDecoder | None, readings: Iterable[SlipReading],
                     taken: Iterable[int] = ()) -> list[tuple[SlipReading, Verdict | None]]:
     """Each reading of a pile decoded against the round, one slip a table across the pile and the
-    tables already filed (`taken`); as read when there is no decoder."""
+    tables already filed (`taken`); as read when there is no decoder or no per-box reading. The
+    same slip read twice (same image and index) is decoded once."""
     readings = list(readings)
     if decoder is None:
         return [(r, None) for r in readings]
-    verdicts = decode_round(decoder, [r.raw for r in readings], set(taken))
-    return [(decoded(r, v), v) for r, v in zip(readings, verdicts)]
+    unique = {(r.sha256, r.slip_index): r for r in readings if has_boxes(r)}
+    verdicts = dict(zip(unique, decode_round(decoder, [r.raw for r in unique.values()], set(taken))))
+    out: list[tuple[SlipReading, Verdict | None]] = []
+    for r in readings:
+        v = verdicts.get((r.sha256, r.slip_index))
+        out.append((decoded(r, v), v) if v is not None else (r, None))
+    return out
 
 
 def filed_tables(store: Store, game_id: int, number: int) -> set[int]:

@@ -476,6 +476,8 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]], taken: 
     table (more than half) is never moved off it: if another slip claims it too, both keep their
     reading, and two slips decided for one table both go to review."""
     verdicts = [decoder.decode(r) for r in records]
+    if not verdicts:
+        return []
     taken = set(taken or ())
     rows = [v.posterior.tables if v.posterior else {} for v in verdicts]
     tables = sorted({t for row in rows for t in row if t is not None} | taken)
