@@ -26,13 +26,16 @@ from corrector.rulepack import load_pack
 from samples import SAMPLES
 
 from .correction import close_round, correct_round
+from .decoding import DecodeTally
 from .draw import draw_round
-from .exports import gather, write_csv, write_html, write_xlsx
+from .exports import write_exports
 from .games import GameSpec, board_before, get_game, get_round, new_game, players, seat_players
-from .ingest import collect_readings, file_reading, missing_tables
+from .ingest import missing_tables
 from .models import Slip
 from .readcheck import FIELDS, ReadTally, field_value
+from .readings import SlipReading
 from .review import discard_slip, queue, resolve
+from .roundscan import scan_round
 from .seating import Seat, read_seating
 from .simulation import MistakeDeck, RoundSlips, simulate_round
 from .slipimages import RenderedPage, render_round, truth_of
@@ -106,18 +109,24 @@ def _play(store: Store, game_id: int, number: int, opts: DemoOptions, deck: Mist
     return slips, rack
 
 
-def _scan(store: Store, game_id: int, number: int, pages: list[RenderedPage], opts: DemoOptions) -> ReadTally:
-    """`round scan` of the rendered pages, through the real scanner; the reading checked per slip."""
-    tally = ReadTally()
+def _scan(store: Store, game_id: int, number: int, pages: list[RenderedPage],
+          opts: DemoOptions) -> tuple[ReadTally, DecodeTally]:
+    """`round scan` of the rendered pages (`arbiter.roundscan.scan_round`, the command's own path):
+    the real scanner and the decoder (issue 15); the reading and the decided ruling checked per slip
+    against the truth."""
+    tally, decoding = ReadTally(), DecodeTally()
     by_path = {str(p.path.resolve()): p for p in pages}
-    seen = 0
-    for reading in collect_readings([p.path for p in pages], opts.threshold, opts.reader):
-        filed = file_reading(store, game_id, number, reading, ACTOR, lambda old, new: "old")
+    seen: list[tuple[SlipReading, object, object]] = []
+    done = scan_round(store, game_id, number, [p.path for p in pages], opts.threshold, opts.reader, ACTOR,
+                      lambda old, new: "old", on_filed=lambda reading, verdict, filed: seen.append((reading, verdict, filed)))
+    matched = 0
+    for reading, verdict, filed in seen:
         truth = truth_of({**reading.raw, "source": reading.source}, by_path)
-        seen += truth is not None
+        matched += truth is not None
         tally.add(reading, truth, bool(filed.review) or filed.outcome != "filed")
-    tally.slips_unmatched += sum(len(p.slips) for p in pages) - seen  # drawn but never found on the page
-    return tally
+        decoding.add(done.decoder, verdict, truth.content() if truth else None, f"{reading.source}#{reading.slip_index}")
+    tally.slips_unmatched += sum(len(p.slips) for p in pages) - matched  # drawn but never found on the page
+    return tally, decoding
 
 
 def _truth_correction(slip: Slip, pages: dict[str, RenderedPage]) -> dict[str, Any] | None:
@@ -171,7 +180,7 @@ def run_demo(out: Path, samples: Path = SAMPLES, options: DemoOptions | None = N
     yield (f"game {game_id}: {spec['name']}, {seated} players seated; word list {spec['words']} "
            f"({spec['words_note']}); draws from seed {opts.seed}; {opts.rounds} rounds")
     learn = out / "reader-samples"
-    total = ReadTally()
+    total, decoded = ReadTally(), DecodeTally()
     pages_all: dict[str, RenderedPage] = {}
     truth_log = []
     deck = MistakeDeck(random.Random(opts.seed))
@@ -185,9 +194,11 @@ def run_demo(out: Path, samples: Path = SAMPLES, options: DemoOptions | None = N
         mistakes = sorted(t.mistake for t in slips.slips if t.mistake) + ["missing_slip"] * len(slips.missing)
         yield (f"round {number}: group {rack}; {len(slips.slips)} slips on {len(pages)} scanned pages"
                + (f"; written with mistakes: {', '.join(mistakes)}" if mistakes else ""))
-        tally = _scan(store, game_id, number, pages, opts)
+        tally, decoding = _scan(store, game_id, number, pages, opts)
         total.merge(tally)
+        decoded.merge(decoding)
         yield f"round {number}: {tally.summary()}"
+        yield f"round {number}: {decoding.summary()}"
         with store.session() as s:
             game = get_game(s, game_id)
             score, found = retain_continuation(s, game, get_round(s, game, number), "top", ACTOR)
@@ -209,14 +220,16 @@ def run_demo(out: Path, samples: Path = SAMPLES, options: DemoOptions | None = N
         yield from (f"  {line}" for line in lines)
     with store.session() as s:
         game = get_game(s, game_id)
-        files = [write_xlsx(s, game, out / "demo.xlsx"), write_csv(gather(s, game), out / "demo.csv"),
-                 write_html(s, game, out / "demo-results.html")]
+        files = write_exports(s, game, out, "demo")
         waiting = queue(s, game_id)
     (out / "truth.jsonl").write_text("".join(json.dumps(t, ensure_ascii=False) + "\n" for t in truth_log),
                                      encoding="utf-8")
     (out / "scan-check.json").write_text(json.dumps(asdict(total), indent=1, ensure_ascii=False) + "\n",
                                          encoding="utf-8")
     yield f"all rounds, {total.summary()}"
+    yield f"all rounds, {decoded.summary()}"
+    for line in decoded.wrong:
+        yield f"  decided wrong: {line}"
     for line in total.wrong:
         yield f"  wrong yet accepted: {line}"
     yield "written: " + ", ".join(map(str, files)) + f"; slip images in {out / 'scans'}"

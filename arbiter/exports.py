@@ -195,10 +195,11 @@ def write_xlsx(session: Session, game: Game, path: Path) -> Path:
     return kit.save_book(book, path)
 
 
-def write_exports(session: Session, game: Game, out: Path) -> list[Path]:
-    """The sheet, the CSV and the results page of a game into the folder `out`."""
+def write_exports(session: Session, game: Game, out: Path, stem: str | None = None) -> list[Path]:
+    """The sheet, the CSV and the results page of a game into the folder `out`, named `stem`
+    (default `game<id>`): `fluturas export`, `results` and the demo write them here alike."""
     folder = kit.out_folder(out)
-    stem = f"game{game.id}"
+    stem = stem or f"game{game.id}"
     return [write_xlsx(session, game, folder / f"{stem}.xlsx"), write_csv(gather(session, game), folder / f"{stem}.csv"),
             write_html(session, game, folder / f"{stem}-results.html")]
 

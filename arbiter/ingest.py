@@ -126,7 +126,9 @@ def _file(store: Store, game_id: int, round_number: int, reading: SlipReading, a
                 reasons.append("table number unreadable")
             elif not seated:
                 reasons.append(f"table {table} is not seated")
-            unsure = [f for f in reading.unsure if f != "table"]
+            unsure = [f for f in reading.unsure if f not in ("table", "decoder")]
+            if reading.doubt:
+                reasons.append(f"decoder: {reading.doubt}")
             if unsure:
                 reasons.append("unsure: " + ", ".join(unsure))
             if reading.round is not None and "round" not in reading.unsure and reading.round != rnd.number:
@@ -135,7 +137,7 @@ def _file(store: Store, game_id: int, round_number: int, reading: SlipReading, a
                 reasons.append(qr_reason)
             if reasons:  # one queue item per slip, with every reason the arbiter must see
                 session.add(ReviewItem(game_id=game_id, round_id=rnd.id, slip_id=slip.id, table_no=slip.table_no,
-                                       kind="reading", reason="; ".join(reasons)))
+                                       kind="reading", reason="; ".join(reasons), candidates=reading.candidates))
         record(session, actor, Change("slip.file", "slip", slip.id,
                                       after={"round": rnd.number, "table": slip.table_no, "state": slip.state,
                                              "source": slip.source, "sha256": slip.sha256,

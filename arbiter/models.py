@@ -205,6 +205,8 @@ class ReviewItem(Base):
     reason: Mapped[str] = mapped_column(Text)
     state: Mapped[str] = mapped_column(String(20), default="open")
     resolution: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # the decoder's competing readings, most likely first (arbiter/decoding.py, issue 15)
+    candidates: Mapped[list[Any] | None] = mapped_column(JSON)
     resolved_by: Mapped[str | None] = mapped_column(String(100))
     resolved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     version: Mapped[int] = mapped_column(Integer, default=1)

@@ -45,6 +45,8 @@ class SlipReading:
     confidence: float | None
     unsure: tuple[str, ...]
     raw: dict[str, Any] = field(repr=False)
+    doubt: str | None = None  # the decoder's reason for review (arbiter/decoding.py)
+    candidates: list[dict[str, Any]] | None = None  # and its competing readings
 
     @property
     def table(self) -> int | None:

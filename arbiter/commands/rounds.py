@@ -139,8 +139,8 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
     """File the slips of a round from images or the scanner's readings (.jsonl). Re-running is
     safe: a slip already filed (same image) is recognised and skipped."""
     from arbiter.games import get_game, get_round
-    from arbiter.ingest import file_reading, missing_tables
-    from arbiter.scanchecks import Problems, collect_batch
+    from arbiter.roundscan import scan_round
+    from arbiter.scanchecks import Problems
     from arbiter.validation import check_threshold, require_not_final
 
     if threshold is not None:
@@ -154,8 +154,8 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
         else:
             rnd = get_round(s, g, number)
             gid, rno = g.id, rnd.number
-    problems = Problems()
     if g.kind == "anticipation":
+        problems = Problems()
         _scan_anticipation(store, gid, paths, number, threshold, keep, reader, actor, problems)
         _report(problems)
         return
@@ -168,27 +168,24 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
         click.echo(f"new slip: {new.source} ({new.values.get('position')} {new.values.get('word')} {new.values.get('score')})")
         return click.prompt("keep which", type=click.Choice(["old", "new"]))
 
+    def track(pile):
+        with click.progressbar(list(pile), label=f"round {rno}: filing slips", file=sys.stderr) as bar:
+            yield from bar
+
     parse = None
     if g.variant == "tactic":  # D 8.6: the two-move slip
         from arbiter.anticipation.slips import parse_tactic_record as parse
-    readings = collect_batch(paths, threshold, reader, problems, parse)
-    counts: dict[str, int] = {}
-    queued = []
-    with click.progressbar(readings, label=f"round {rno}: filing slips", file=sys.stderr) as bar:
-        for reading in bar:
-            filed = file_reading(store, gid, rno, reading, actor, choose)
-            counts[filed.outcome] = counts.get(filed.outcome, 0) + 1
-            if filed.outcome == "refused":
-                problems.add(f"{filed.source}: {'; '.join(filed.review)}")
-            elif filed.review:
-                queued.append(f"  review: {filed.source} — {'; '.join(filed.review)}")
-    click.echo(f"round {rno}: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) + f" ({len(readings)} readings)")
-    for line in queued:
-        click.echo(line)
-    missing = missing_tables(store, gid, rno)
-    if missing:
-        click.echo(f"no slip yet for tables: {', '.join(map(str, missing))}")
-    _report(problems)
+    done = scan_round(store, gid, rno, paths, threshold, reader, actor, choose, parse, track)
+    click.echo(f"round {rno}: " + ", ".join(f"{v} {k}" for k, v in sorted(done.counts.items()))
+               + f" ({done.readings} readings)")
+    if done.decoder is not None:
+        click.echo(f"round {rno}: {done.decided} of {done.readings} slips decided against the round, "
+                   f"{done.readings - done.decided} to review")
+    for line in done.queued:
+        click.echo(f"  review: {line}")
+    if done.missing:
+        click.echo(f"no slip yet for tables: {', '.join(map(str, done.missing))}")
+    _report(done.problems)
 
 
 def _report(problems) -> None:

@@ -13,10 +13,11 @@ import pytest
 from sqlalchemy import select
 
 from arbiter.audit import entries
+from arbiter.decoding import round_decoder
 from arbiter.demo import DemoOptions, run_demo
+from corrector.decoding import Reading
 from arbiter.games import get_game, rounds
 from arbiter.models import Decision, ReviewItem, Slip
-from arbiter.readings import parse_reading
 from arbiter.store import open_store
 from tests.arbiter.test_cli import judge_totals, sheet_totals
 
@@ -64,8 +65,9 @@ def test_the_audit_log_holds_every_change(demo):
         filed = {e.entity_id for e in log if e.action == "slip.file"}
         assert {str(x.id) for x in slips} == filed
         corrected = {e.entity_id for e in log if e.action == "slip.correct"}
-        for slip in slips:  # a slip differs from its reading only through an audited correction
-            if slip.content != parse_reading(slip.reading, "stored", 0.95).content():
+        as_filed = {e.entity_id: e.after["content"] for e in log if e.action == "slip.file"}
+        for slip in slips:  # a slip differs from what was filed (read, or decoded) only through an audited correction
+            if slip.content != as_filed[str(slip.id)]:
                 assert str(slip.id) in corrected
         last = {}
         for e in log:
@@ -84,25 +86,35 @@ def test_the_audit_log_holds_every_change(demo):
 
 
 def test_every_rendered_slip_was_read_right_or_sent_to_review(demo):
+    """An unflagged slip was filed (as read, or as the decoder settled it, issue 15) with exactly
+    one of the slips drawn on its page, or with a reading that gets the very same ruling."""
     out, _ = demo
     truths = [json.loads(line) for line in (out / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
-    with open_store(out / "demo.db").session() as s:
+    store = open_store(out / "demo.db")
+    with store.session() as s:
         game = get_game(s, None)
+        game_id = game.id
         slips = s.scalars(select(Slip).where(Slip.game_id == game.id)).all()
         flagged = set(s.scalars(select(ReviewItem.slip_id).where(ReviewItem.kind == "reading")))
+        as_filed = {e.entity_id: e.after["content"] for e in entries(s, game.id) if e.action == "slip.file"}
     found = {}
     for slip in slips:
-        reading = parse_reading(slip.reading, "stored", 0.95)
         box = slip.reading["slip_box"]
         cx, cy = sum(p[0] for p in box) / 4, sum(p[1] for p in box) / 4
-        found[(str(Path(slip.reading["source"]).name), cx, cy)] = (reading, slip.id in flagged)
+        found[(str(Path(slip.reading["source"]).name), cx, cy)] = (as_filed[str(slip.id)], slip.id in flagged)
     assert len(found) == len(truths)  # every drawn slip was located on its page
-    for (name, _cx, _cy), (reading, was_flagged) in found.items():
+    keys = ("table", "round", "score", "position", "word", "jokers")
+    for (name, _cx, _cy), (content, was_flagged) in found.items():
         if was_flagged:
             continue
-        page_truths = [t for t in truths if Path(t["page"]).name == name]
-        # an unflagged reading must be exactly one of the slips drawn on its page
-        assert reading.content() in [{k: t[k] for k in reading.content()} for t in page_truths], reading.source
+        page_truths = [{k: t[k] for k in keys} for t in truths if Path(t["page"]).name == name]
+        if {k: content[k] for k in keys} in page_truths:
+            continue
+        truth = next(t for t in page_truths if t["table"] == content["table"])
+        decoder = round_decoder(store, game_id, truth["round"] or content["round"])
+        rule = lambda c: decoder.rule(Reading(c["table"], c["round"], c["position"], c["word"],  # noqa: E731
+                                              tuple(c["jokers"]), c["score"]))
+        assert rule(content) == rule(truth), (name, content, truth)
 
 
 def test_arbiter_corrections_are_kept_for_the_reader(demo):

@@ -108,6 +108,8 @@ def test_an_older_store_is_upgraded_on_open_with_its_data(store_url):
         assert conn.execute(text("SELECT name, draw_seed FROM game")).one() == ("Veche", None)
         # 0003: an old game stays a duplicate game, with no anticipation groups
         assert conn.execute(text("SELECT kind, groups, group_order FROM game")).one() == ("duplicate", None, None)
+        # 0004: review items may hold the decoder's candidates
+        assert conn.execute(text("SELECT count(candidates) FROM review_item")).scalar() == 0
         # 0006: seats hold no blind groups
         assert conn.execute(text("SELECT count(*) FROM player WHERE groups IS NOT NULL")).scalar() == 0
     upgraded.close()

@@ -1,0 +1,398 @@
+"""Round benchmark (issue 15): simulated rounds of real games, slips written with the mistakes of
+RULES.md §3–4 at realistic rates, rendered in handwriting fonts, scanned by the real scanner,
+decoded against the round, and compared with the judge's ruling on the true slips.
+
+    python benchmarks/round_benchmark.py --slips 2000                      # held-out hands
+    python benchmarks/round_benchmark.py --slips 600 --fonts calibration --calibrate
+
+The boards are the game master's (`corrector.game.gamemaster`, tops as continuations) on the
+bundled demo word list; each round is written by 16 seated players. Held-out fonts are never
+trained on nor calibrated on; `--calibrate` runs on calibration fonts only and stores the
+smallest threshold at which no calibration slip is decided wrong (`corrector/decoding/priors.json`).
+
+A silent error is a slip decided without review whose ruling differs from the ruling on the true
+slip: table, round, status, credited points, warning or penalty."""
+from __future__ import annotations
+
+import argparse
+import pickle
+import random
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from corrector.decoding import Priors, Reading, RoundKnowledge, SlipDecoder, decode_round, load_priors  # noqa: E402
+from corrector.decoding.confusion import fit, save_confusion  # noqa: E402
+from corrector.decoding.evidence import CLASSES, box_distribution  # noqa: E402
+from corrector.decoding.priors import save_threshold  # noqa: E402
+from corrector.game.gamemaster import GameMaster  # noqa: E402
+from corrector.judging.decision import RoundContext  # noqa: E402
+from corrector.judging.group import build_group  # noqa: E402
+from corrector.rulepack import load_pack  # noqa: E402
+from corrector.words.lexicon import load_lexicon  # noqa: E402
+from corrector.words.movegen import Play, generate_moves  # noqa: E402
+from scanner.pipeline import scan_page  # noqa: E402
+from scanner.reader import make_reader  # noqa: E402
+from scanner.source import Page  # noqa: E402
+from scanner.synth import fonts  # noqa: E402
+from scanner.synth.slip import PageStyle, SlipStyle, render_page, render_slip  # noqa: E402
+from scanner.template import load_template  # noqa: E402
+
+WORDS = Path(__file__).resolve().parent.parent / "samples" / "wordlists" / "ro-demo-hunspell.txt.gz"
+TABLES = 16
+# The realistic mix: about one slip in ten carries a mistake. A wrong declared score is by far the
+# commonest slip mistake in a room; position and word mistakes come next; a missing number, a
+# blank slip or last round's slip are rare. (Share of all slips.)
+REALISTIC = {"wrong_score": 0.03, "not_a_word": 0.015, "inverted_signs": 0.01, "one_wrong_sign": 0.01,
+             "unmarked_joker": 0.01, "missing_round": 0.008, "not_fitting": 0.005, "missing_score": 0.005,
+             "missing_table": 0.004, "blank": 0.0015, "previous_round": 0.0015}
+DEMO = {k: v * 3.3 for k, v in REALISTIC.items()}  # `fluturas demo`'s deck: about a third of the slips
+ROWS = "ABCDEFGHIJKLMNO"
+
+
+@dataclass
+class Written:
+    """One slip as written, the truth the ruling on the scanned slip is compared with."""
+
+    table: int | None
+    round: int | None
+    position: str
+    word: str
+    jokers: tuple[int, ...]
+    score: int | None
+    mistake: str | None
+
+    def values(self) -> dict[str, str]:
+        text = lambda v: "" if v is None else str(v)  # noqa: E731
+        return {"tur": text(self.round), "masa": text(self.table), "poz": self.position,
+                "puncte": text(self.score), "depunere": self.word}
+
+    def reading(self) -> Reading:
+        return Reading(self.table, self.round, self.position, self.word, self.jokers, self.score)
+
+
+def _pick(plays: list[Play], rng: random.Random) -> Play:
+    """Tops half of the time, else a lesser move, higher scores likelier (as in a real room)."""
+    tops = [p for p in plays if p.score == plays[0].score]
+    if rng.random() < 0.5:
+        return rng.choice(tops)
+    lesser = [p for p in plays[:80] if p.score < plays[0].score] or plays
+    return lesser[min(len(lesser) - 1, int(rng.expovariate(1 / 8)))]
+
+
+def _as_written(play: Play) -> tuple[str, str, tuple[int, ...], int]:
+    word = play.move.word
+    return play.move.position.frs(), word.upper(), tuple(i for i, c in enumerate(word) if c.islower()), play.score
+
+
+def _invert(p: str) -> str:
+    return p[1:] + p[0] if p[0].isalpha() else p[-1] + p[:-1]
+
+
+def _one_sign(p: str, rng: random.Random) -> str:
+    letter_first = p[0].isalpha()
+    letter, number = (p[0], int(p[1:])) if letter_first else (p[-1], int(p[:-1]))
+    if rng.random() < 0.5:
+        number = number + 1 if number < 15 and (number == 1 or rng.random() < 0.5) else number - 1
+    else:
+        i = ROWS.index(letter)
+        letter = ROWS[i + 1 if i < 14 and (i == 0 or rng.random() < 0.5) else i - 1]
+    return f"{letter}{number}" if letter_first else f"{number}{letter}"
+
+
+def write(table: int, round_no: int, plays: list[Play], previous: list[Play], lexicon, mistake: str | None,
+          rng: random.Random) -> Written:
+    """A player's slip with `mistake` made when the move allows it (else written cleanly)."""
+    play = _pick(plays, rng)
+    pos, word, jokers, score = _as_written(play)
+    w = Written(table, round_no, pos, word, jokers, score, mistake)
+    if mistake == "wrong_score":
+        w.score = max(0, score + rng.choice((-10, -3, -2, -1, 1, 2, 3, 9, 10)))
+    elif mistake == "not_a_word":
+        for _ in range(40):
+            i = rng.randrange(len(word))
+            wrong = word[:i] + rng.choice("AEIOUNRSTLC") + word[i + 1:]
+            if wrong != word and wrong not in lexicon:
+                w.word = wrong
+                break
+        else:
+            w.mistake = None
+    elif mistake == "inverted_signs":
+        w.position = _invert(pos)
+    elif mistake == "one_wrong_sign":
+        w.position = _one_sign(pos, rng)
+    elif mistake == "unmarked_joker" and jokers:
+        w.jokers = ()
+    elif mistake == "missing_round":
+        w.round = None
+    elif mistake == "not_fitting":  # a legal word written at a square where it does not fit
+        w.position = rng.choice([f"{r}{c}" for r in "ABCNO" for c in (1, 2, 14, 15)])
+    elif mistake == "missing_score":
+        w.score = None
+    elif mistake == "missing_table":
+        w.table = None
+    elif mistake == "blank":
+        w.position, w.word, w.jokers, w.score = "", "", (), None
+    elif mistake == "previous_round" and previous:
+        w.round = round_no - 1
+        w.position, w.word, w.jokers, w.score = _as_written(_pick(previous, rng))
+    else:
+        w.mistake = None
+    return w
+
+
+@dataclass
+class Tally:
+    slips: int = 0
+    decided: int = 0
+    flagged: int = 0
+    silent: int = 0
+    clean: int = 0
+    clean_flagged: int = 0
+    by_mistake: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))  # slips, flagged, silent
+    errors: list = field(default_factory=list)
+    doubts: list = field(default_factory=list)
+    unmatched: int = 0
+    scan_seconds: float = 0.0
+    decode_seconds: float = 0.0
+    scores: list = field(default_factory=list)  # (best probability, decidable, right, agrees) for calibration
+
+    def add(self, w: Written, decided: bool, right: bool, where: str) -> None:
+        self.slips += 1
+        key = w.mistake or "none"
+        self.by_mistake[key][0] += 1
+        if w.mistake is None:
+            self.clean += 1
+        if decided:
+            self.decided += 1
+            if not right:
+                self.silent += 1
+                self.by_mistake[key][2] += 1
+                self.errors.append(where)
+        else:
+            self.flagged += 1
+            self.by_mistake[key][1] += 1
+            self.clean_flagged += w.mistake is None
+
+
+def _truth_of(record: dict[str, Any], batch: list[Written], shape) -> Written | None:
+    box = record.get("slip_box")
+    if not box:
+        return None
+    h, w = shape[:2]
+    cols = 2 if len(batch) > 1 else 1
+    rows = -(-len(batch) // cols)
+    cx = sum(p[0] for p in box) / len(box)
+    cy = sum(p[1] for p in box) / len(box)
+    k = min(rows - 1, int(cy / (h / rows))) * cols + min(cols - 1, int(cx / (w / cols)))
+    return batch[k] if k < len(batch) else None
+
+
+def scan_round(written: list[Written], reader, template, style: SlipStyle, rng: np.random.Generator,
+               per_page: int, tally: Tally, label: str) -> tuple[list[dict[str, Any]], list[Written]]:
+    """Render the round's slips on pages and scan them: the reading records and their truths."""
+    records, truths = [], []
+    for start in range(0, len(written), per_page):
+        batch = written[start:start + per_page]
+        images = [render_slip(template, w.values(), rng, style, jokers={"depunere": list(w.jokers)}) for w in batch]
+        page = render_page(images, rng, PageStyle(quarter_turns=(0, 0, 0, 2)))
+        t0 = time.perf_counter()
+        readings = scan_page(Page(Path(f"{label}-p{start // per_page}"), 1, page), reader, "cnn", (template,))
+        tally.scan_seconds += time.perf_counter() - t0
+        found = 0
+        for r in readings:
+            record = r.to_dict()
+            truth = _truth_of(record, batch, page.shape)
+            if truth is not None:
+                records.append(record)
+                truths.append(truth)
+                found += 1
+        tally.unmatched += len(batch) - found
+    return records, truths
+
+
+def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: list[Written], tally: Tally,
+                label: str) -> None:
+    """Decode the pile and compare each ruling with the ruling on the true slip."""
+    t0 = time.perf_counter()
+    verdicts = decode_round(decoder, records)
+    tally.decode_seconds += time.perf_counter() - t0
+    for n, (truth, v) in enumerate(zip(truths, verdicts)):
+        expected = decoder.rule(truth.reading())
+        state = "missing" if truth.round is None else "ok" if truth.round == decoder.k.round else "other"
+        got = v.best
+        right = (got.reading.table, got.outcome, got.round_state) == (truth.table, expected, state)
+        decidable = got.reading.table is not None and got.round_state != "other"
+        tally.scores.append((v.probability, decidable, right, v.agrees))
+        where = (f"{label} slip {n}: {truth.mistake or 'clean'} written {truth.position} {truth.word} {truth.jokers} "
+                 f"{truth.score} t{truth.table} r{truth.round} → {expected}; decided {got.outcome} "
+                 f"({got.reading.position} {got.reading.word} {got.reading.jokers} {got.reading.score} "
+                 f"t{got.reading.table}) p={v.probability:.4f}")
+        tally.add(truth, v.decided, right, where)
+        if not v.decided:
+            tally.doubts.append(f"{label} slip {n}: {truth.mistake or 'clean'} written {truth.position} {truth.word} "
+                                f"{truth.jokers} {truth.score} t{truth.table}: {v.doubt}")
+
+
+def rounds(args, pack, lexicon) -> Iterator[tuple[str, RoundContext, int]]:
+    """The game master's rounds, game after game, tops as continuations: (label, context, round)."""
+    game_seed = args.seed * 100
+    while True:
+        gm = GameMaster(pack, lexicon, "classic", seed=game_seed)
+        while (setup := gm.next_round()) is not None:
+            board = gm.board.copy()
+            group = build_group("classic", pack, board, list(setup.group))
+            yield f"game {game_seed} round {setup.round}", RoundContext(pack, board, group, lexicon), setup.round
+            gm.play_continuation("top")
+        game_seed += 1
+
+
+def simulate(args, reader, template, font_paths, priors: Priors) -> Tally:
+    pack = load_pack("ro")
+    lexicon = load_lexicon(WORDS, pack)
+    mix = DEMO if args.mix == "demo" else REALISTIC
+    rng = random.Random(args.seed)
+    nrng = np.random.default_rng(args.seed)
+    style = SlipStyle(fonts=list(font_paths))
+    tally = Tally()
+    piles = []
+    previous: list[Play] = []
+    for label, ctx, number in rounds(args, pack, lexicon):
+        if tally.slips + tally.unmatched >= args.slips:
+            break
+        t0 = time.perf_counter()  # the round's move list is part of the decoding time
+        plays = generate_moves(ctx.board, list(ctx.group.drawn), pack, lexicon)
+        decoder = SlipDecoder(RoundKnowledge.build(ctx, number, range(1, TABLES + 1), plays), priors)
+        tally.decode_seconds += time.perf_counter() - t0
+        if not plays:
+            continue
+        n = min(TABLES, args.slips - tally.slips - tally.unmatched)
+        kinds, weights = list(mix), list(mix.values())
+        written = []
+        for table in range(1, n + 1):
+            mistake = rng.choices(kinds, weights)[0] if rng.random() < sum(weights) else None
+            written.append(write(table, number, plays, previous if number > 1 else [], lexicon, mistake, rng))
+        if args.replay:
+            records, written = args.replay_piles[len(piles)]
+        else:
+            records, written = scan_round(written, reader, template, style, nrng, args.per_page, tally, label)
+        piles.append((records, written))
+        judge_round(decoder, records, written, tally, label)
+        previous = plays
+    if args.dump:
+        with open(args.dump, "wb") as out:
+            pickle.dump({"piles": piles, "unmatched": tally.unmatched, "scan_seconds": tally.scan_seconds}, out)
+    return tally
+
+
+def confusion_boxes(piles) -> Iterator[tuple[np.ndarray, str]]:
+    """(the reader's distribution, the written class) of every box whose field was read with as
+    many boxes as were written."""
+    for records, truths in piles:
+        for record, truth in zip(records, truths):
+            classes = str(record.get("classes") or CLASSES)
+            for name, text in truth.values().items():
+                chars = (record.get("fields") or {}).get(name, {}).get("chars") or []
+                if len(chars) == len(text):
+                    for char, ch in zip(chars, text):
+                        yield box_distribution(char, classes), ch
+
+
+def calibrate(tally: Tally, floor: float, margin: float, agrees: bool) -> float:
+    """The smallest threshold at which no calibration slip is decided wrong (never below `floor`),
+    moved `margin` of the way from there to 1 (hands never seen may be read a little worse); for
+    the slips whose ruling equals (`agrees`) or overrules the ruling on the ink's best reading."""
+    wrong = [p for p, decidable, right, agree in tally.scores if decidable and not right and agree == agrees]
+    edge = max([floor] + [min(1.0, p + 1e-6) for p in wrong])
+    return edge + margin * (1 - edge)
+
+
+def report(tally: Tally, args, threshold: float) -> None:
+    pct = lambda a, b: f"{100.0 * a / b:.2f} %" if b else "n/a"  # noqa: E731
+    print(f"fonts {args.fonts}, mix {args.mix}, seed {args.seed}, thresholds {threshold:.6f} / "
+          f"{load_priors().threshold_overrule:.6f} (overruling the ink's best reading)")
+    print(f"slips scanned and matched   {tally.slips} ({tally.unmatched} not located on their page)")
+    print(f"decided without review      {tally.decided} ({pct(tally.decided, tally.slips)})")
+    print(f"flagged for review          {tally.flagged} ({pct(tally.flagged, tally.slips)}); "
+          f"slips without a mistake flagged {tally.clean_flagged} of {tally.clean} ({pct(tally.clean_flagged, tally.clean)})")
+    print(f"silent errors               {tally.silent}")
+    print("per mistake type             slips  flagged  silent errors")
+    for kind, (n, flagged, silent) in sorted(tally.by_mistake.items(), key=lambda kv: -kv[1][0]):
+        print(f"  {kind:<26} {n:>5}  {flagged:>7}  {silent:>6}")
+    per = 100 / max(1, tally.slips + tally.unmatched)
+    print(f"time, images to decisions   {per * (tally.scan_seconds + tally.decode_seconds):.2f} s per 100-slip round "
+          f"(scan {per * tally.scan_seconds:.2f} s + move generation and decoding {per * tally.decode_seconds:.2f} s; "
+          f"one process, reader on 2 threads, rendering excluded)")
+    for e in tally.errors[:20]:
+        print(f"  silent error: {e}")
+    for d in tally.doubts[:args.show_flagged]:
+        print(f"  flagged: {d}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--slips", type=int, default=2000)
+    ap.add_argument("--per-page", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=15)
+    ap.add_argument("--fonts", default="held_out", choices=["held_out", "calibration"])
+    ap.add_argument("--mix", default="realistic", choices=["realistic", "demo"])
+    ap.add_argument("--calibrate", action="store_true", help="fit the threshold (calibration fonts only)")
+    ap.add_argument("--floor", type=float, default=0.5, help="lowest threshold --calibrate may store")
+    ap.add_argument("--margin", type=float, default=0.5,
+                    help="--calibrate moves the threshold this share of the way from the last wrong slip to 1")
+    ap.add_argument("--show-flagged", type=int, default=0, help="print the doubt of the first N flagged slips")
+    ap.add_argument("--dump", type=Path, help="keep the scanned readings of the run in this file")
+    ap.add_argument("--replay", type=Path, help="decode the readings of a --dump run again (no rendering, no scan)")
+    args = ap.parse_args()
+    args.replay_piles = None
+    if args.replay:
+        with open(args.replay, "rb") as f:
+            kept = pickle.load(f)
+        args.replay_piles = kept["piles"]
+        args.slips = sum(len(r) for r, _ in kept["piles"]) + kept["unmatched"]
+    if args.calibrate and args.fonts != "calibration":
+        ap.error("--calibrate runs on calibration fonts only (--fonts calibration)")
+    split = fonts.HELD_OUT if args.fonts == "held_out" else fonts.CALIBRATION
+    reader = make_reader("cnn", None, threads=2)
+    template = load_template("duplicat")
+    priors = load_priors()
+    if args.calibrate:
+        if not args.replay:  # scan once, keep the readings, fit the reader's confusions on them
+            args.dump = args.dump or Path(tempfile.mkstemp(suffix=".pkl")[1])
+            simulate(args, reader, template, fonts.resolve(split).paths, priors)
+            with open(args.dump, "rb") as f:
+                kept = pickle.load(f)
+            args.replay, args.replay_piles, args.dump = args.dump, kept["piles"], None
+        confusion = fit(confusion_boxes(kept["piles"]), CLASSES)
+        save_confusion(confusion)
+        print(f"reader confusions fitted on {sum(1 for _ in confusion_boxes(kept['piles']))} calibration boxes, "
+              f"weight {confusion.weight}; stored in corrector/decoding/confusion.json")
+    tally = simulate(args, reader, template, fonts.resolve(split).paths,
+                     replace(priors, threshold=1.0, threshold_overrule=1.0) if args.calibrate else priors)
+    if args.replay:
+        tally.unmatched, tally.scan_seconds = kept["unmatched"], kept["scan_seconds"]
+    threshold = load_priors().threshold
+    if args.calibrate:
+        threshold = calibrate(tally, args.floor, args.margin, True)
+        overrule = max(threshold, calibrate(tally, args.floor, args.margin, False))
+        save_threshold(threshold, overrule)
+        decided = sum(1 for p, d, _, a in tally.scores if d and p >= (threshold if a else overrule))
+        print(f"calibrated thresholds {threshold:.6f} (ruling of the ink's best reading) and {overrule:.6f} "
+              f"(overruling it) on {len(tally.scores)} calibration slips (margin {args.margin}): "
+              f"{decided} would be decided, 0 of them wrong; stored in corrector/decoding/priors.json")
+        return 0
+    report(tally, args, threshold)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

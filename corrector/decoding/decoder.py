@@ -1,0 +1,516 @@
+"""Decode one slip against its round (issue 15): every hypothesis of what the player wrote, weighed
+by the ink, and the judge's own ruling (RULES.md §3, `decide_move` / `apply_warnings`) on each.
+
+Hypotheses (all in log space):
+- a legal move of the round written as a slip writes it, with the near-misses RULES.md §3 explains
+  (inverted signs, exactly one wrong sign, an unmarked joker, a marked letter that is no joker);
+- a free reading: any string the field grammar allows (the k best of each field), for the player
+  who wrote an invalid word, an impossible position or letters outside the group. Its prior is high
+  enough that clear ink always wins: a genuinely wrong move is never repaired into a legal one,
+  because the outcome is always the ruling on the *written* slip, never on the move it resembles.
+The declared score is any number (right most of the time); the table must be seated (a pre-filled
+slip's QR settles it); a slip of another round is never decided. The posterior of each distinct
+outcome (table, round, status, credited points, warning, penalty) is the sum over the hypotheses
+that give it; the slip is decided when the best outcome passes the calibrated threshold."""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from corrector.judging.decision import Decision, apply_warnings, decide_move
+from corrector.judging.slip import Slip, WrittenMove
+
+from .confusion import Confusion, load_confusion
+from .evidence import SlipInk, slip_ink
+from .knowledge import RoundKnowledge
+from .likelihood import (LETTERS, ROWS, kbest, number_kbest, number_loglik, number_text,
+                         position_logliks, string_loglik, words_loglik)
+from .priors import Priors, load_priors
+
+MovePart = tuple[str, str, tuple[int, ...], "int | None"]  # position, word, jokers, declared score
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One full hypothesis of what the slip says (the judge's CASE slip form)."""
+
+    table: int | None
+    round: int | None
+    position: str
+    word: str
+    jokers: tuple[int, ...]
+    score: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"table": self.table, "round": self.round, "position": self.position, "word": self.word,
+                "jokers": list(self.jokers), "score": self.score}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The judge's ruling on a reading: what the arbiter would file."""
+
+    status: str
+    credited: int
+    warning: str | None
+    penalty: str | None
+    articles: tuple[str, ...] = field(default=(), compare=False)
+
+    @classmethod
+    def of(cls, d: Decision) -> "Outcome":
+        return cls(d.status.name.lower(), d.credited, d.warning.name if d.warning else None,
+                   d.penalty.name if d.penalty else None, tuple(d.articles()))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": self.status, "credited": self.credited, "warning": self.warning,
+                "penalty": self.penalty, "articles": list(self.articles)}
+
+    def __str__(self) -> str:
+        extra = "".join(f", {x.lower().replace('_', ' ')}" for x in (self.penalty, self.warning) if x)
+        return f"{self.status} {self.credited}{extra}"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A distinct outcome for the slip, the most likely reading that gives it, its posterior, and
+    the boxes where that reading differs from the most likely one."""
+
+    reading: Reading
+    probability: float
+    outcome: Outcome
+    round_state: str  # ok | missing | other
+    boxes: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def table_ok(self) -> bool:
+        return self.reading.table is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reading": self.reading.to_json(), "probability": round(self.probability, 6),
+                "outcome": self.outcome.to_json(), "boxes": [{"field": f, "index": i} for f, i in self.boxes]}
+
+
+@dataclass(frozen=True)
+class _Posterior:
+    """The separate posteriors a verdict combines: table, round state, and the move's ruling
+    (given whether the round number was written)."""
+
+    ink: SlipInk
+    tables: dict[int | None, float]
+    rounds: dict[tuple[str, int | None], float]
+    by_written: dict[bool, dict["Outcome", tuple[float, MovePart]]]
+    ink_alone: tuple[str, "Outcome"] | None = None  # round state and ruling of the ink's best reading
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Decided (file the best reading as sure) or not (review, with the candidates)."""
+
+    decided: bool
+    best: Candidate
+    candidates: tuple[Candidate, ...]
+    doubt: str = ""
+    posterior: _Posterior | None = field(default=None, repr=False, compare=False)
+    agrees: bool = True  # the ruling equals the ruling on the ink's own best reading
+
+    @property
+    def probability(self) -> float:
+        return self.best.probability
+
+    def candidates_json(self) -> list[dict[str, Any]]:
+        """Most likely first, then the others by points at stake (credited points that change)."""
+        return [c.to_json() for c in self.candidates]
+
+
+def _logsumexp(values: list[float]) -> float:
+    top = max(values)
+    return top if top == -math.inf else top + math.log(sum(math.exp(v - top) for v in values))
+
+
+def _add(table: dict, key: Any, weight: float) -> None:
+    old = table.get(key)
+    table[key] = weight if old is None else _logsumexp([old, weight])
+
+
+def _inverted(position: str) -> str:
+    return position[1:] + position[0] if position[0].isalpha() else position[-1] + position[:-1]
+
+
+def _one_sign(position: str) -> list[str]:
+    """Keep the direction and one sign, change the other (RULES.md §3 step 3)."""
+    letter_first = position[0].isalpha()
+    row, col = (position[0], position[1:]) if letter_first else (position[-1], position[:-1])
+    out = [(r, col) for r in ROWS if r != row] + [(row, str(c)) for c in range(1, 16) if str(c) != col]
+    return [f"{r}{c}" if letter_first else f"{c}{r}" for r, c in out]
+
+
+class _Marks:
+    """The joker marks of the word field, for fast scoring of many joker sets."""
+
+    def __init__(self, mark: np.ndarray):
+        self.gain = np.log(mark) - np.log1p(-mark)
+        self.base = float(np.log1p(-mark).sum())
+        self.n = len(mark)
+
+    def __call__(self, jokers: tuple[int, ...]) -> float:
+        return self.base + sum(float(self.gain[j]) if j < self.n else -9.21 for j in jokers)
+
+
+class SlipDecoder:
+    """Decodes the slips of one round; holds the per-round work (legal moves, their priors)."""
+
+    def __init__(self, knowledge: RoundKnowledge, priors: Priors | None = None,
+                 confusion: Confusion | None | bool = True):
+        """`confusion`: the reader's calibrated confusions (True: `confusion.json` when present)."""
+        self.k = knowledge
+        self.p = priors or load_priors()
+        self.confusion = load_confusion() if confusion is True else confusion or None
+        self.move_prior = knowledge.move_logprior(self.p.other_move) + math.log(self.p.legal)
+        self._decisions: dict[MovePart, Decision] = {}
+        group = knowledge.ctx.group.drawn
+        self._letters = {t.letter for _, _, t in knowledge.ctx.board.tiles()} | {ch for ch in group if ch != "?"}
+        self._jokers = sum(1 for ch in group if ch == "?")
+
+    def _outside(self, word: str) -> float:
+        """log prior of the letters a free word needs that neither the group nor the board has
+        (beyond the group's jokers): a player cannot lay a tile they do not hold."""
+        missing = sum(1 for ch in word if ch not in self._letters) - self._jokers
+        return math.log(self.p.outside_letter) * max(0, missing)
+
+    # -- the move part: position, word, jokers, declared score ---------------------------------
+    def _score_options(self, ink: SlipInk, right: int | None) -> list[tuple[int | None, float]]:
+        """Declared-score hypotheses: the move's own score (most of the time), any number, or none.
+        With `right` None (a free reading) only the ink counts here; `_score_prior` adds the
+        prior once the ruling says what the move scores."""
+        f, cl, p = ink.fields["score"], ink.classes, self.p
+        out: list[tuple[int | None, float]] = []
+        free = right is None
+        if not free:
+            out.append((right, p.log("score", "right") + number_loglik(f, right, cl)))
+        wrong = 0.0 if free else p.log("score", "wrong") - math.log(p.score["spread"])
+        for value, ll in number_kbest(f, cl, p.kbest["number"]):
+            if value is not None and value != right:
+                out.append((value, wrong + ll))
+        out.append((None, (0.0 if free else p.log("score", "missing")) + number_loglik(f, None, cl)))
+        return out
+
+    @staticmethod
+    def _without_faint(ink, words: list[tuple[str, float]], classes: str) -> list[tuple[str, float]]:
+        """The best free words with one faint box left out (a stray stroke, not a letter)."""
+        if ink.blank is None:
+            return []
+        out = []
+        for i in np.flatnonzero(ink.blank > 1e-3):
+            text = words[0][0][:i] + words[0][0][i + 1:]
+            out.append((text, string_loglik(ink, text, classes)))
+        return out
+
+    def _score_prior(self, declared: int | None, d: Decision) -> float:
+        """The declared score's prior for a free reading, given the ruling on it (D 6.2.d)."""
+        p = self.p
+        if declared is None:
+            return p.log("score", "missing")
+        if not d.legal:  # the player declares what the written move would make, if it lies on the board
+            if d.geometric_score is not None and declared == d.geometric_score:
+                return p.log("score", "right")
+            return math.log(1 - p.score["missing"]) - math.log(p.score["spread"])
+        if declared == d.score:
+            return p.log("score", "right")
+        return p.log("score", "wrong") - math.log(p.score["spread"])
+
+    def _move_parts(self, ink: SlipInk) -> tuple[dict[MovePart, float], dict[MovePart, float]]:
+        """(legal-move hypotheses, free readings), each written move part with its log weight."""
+        p, cl = self.p, ink.classes
+        word_ink, pos_ink = ink.fields["word"], ink.fields["position"]
+        pos_ll = position_logliks(pos_ink, cl)
+        marks = _Marks(word_ink.mark)
+        free_parts: dict[MovePart, float] = {}
+        # the free reading: the k best strings of each field, any string the grammar allows
+        positions = sorted(pos_ll.items(), key=lambda kv: -kv[1])[:p.kbest["position"]]
+        if pos_ink.boxes == 0:  # a blank position: no sign written (D 6.1.d)
+            positions.insert(0, ("", 0.0))
+        words = kbest(word_ink, [LETTERS], cl, p.kbest["word"])
+        words += self._without_faint(word_ink, words, cl)
+        decided = tuple(i for i, m in enumerate(word_ink.mark) if m >= 0.5)
+        joker_sets = [decided]
+        if len(word_ink.mark):
+            doubt = int(np.argmin(np.abs(word_ink.mark - 0.5)))
+            joker_sets.append(tuple(sorted(set(decided) ^ {doubt})))
+        free, alt = math.log(p.free), math.log(p.free_alternative)
+
+        def away(options: list[tuple[Any, float]]) -> list[tuple[Any, float]]:
+            """A free string pays `free_alternative` per box where it leaves the best reading."""
+            best = str(options[0][0] or "")
+            return [(text, ll + alt * sum(a != b for a, b in zip(str(text or ""), best))) for text, ll in options]
+
+        scores = [(v, ll) for v, ll in away(self._score_options(ink, None)[:-1] or [(None, 0.0)])]
+        scores.append(self._score_options(ink, None)[-1])
+        for pos, pl in away(positions):
+            for word, wl in away(words):
+                outside = self._outside(word)
+                for n, jokers in enumerate(joker_sets):
+                    base = free + pl + wl + marks(jokers) + alt * n + outside
+                    for score, sl in scores:
+                        _add(free_parts, (pos, word, jokers, score), base + sl)
+        floor = max(free_parts.values()) - p.prune if free_parts else -math.inf
+        # the legal moves of the round and their near-misses (RULES.md §3)
+        legal_parts: dict[MovePart, float] = {}
+        if self.k.moves:
+            wl_all = words_loglik(word_ink, list(self.k.words), cl) + self.move_prior
+            # an upper bound per move: its own position written cleanly, or the best near-miss
+            w = p.written
+            near = max(pos_ll.values()) + math.log(max(w["inverted"], w["one_sign"] / 28))
+            own = np.array([pos_ll.get(m.position, -50.0) for m in self.k.moves]) + math.log(w["clean"])
+            best_mark = marks(()) + float(np.maximum(marks.gain, 0).sum())
+            bound = wl_all + np.maximum(own, near) + best_mark
+            scores: dict[int, list] = {}
+            for i in np.argsort(-bound)[:p.max_moves]:
+                if bound[i] < floor:
+                    break
+                m = self.k.moves[i]
+                if m.score not in scores:
+                    scores[m.score] = self._score_options(ink, m.score)
+                self._expand(m, float(wl_all[i]), pos_ll, marks, scores[m.score], floor, legal_parts)
+        return legal_parts, free_parts
+
+    def _expand(self, m, wl: float, pos_ll: dict[str, float], marks: _Marks, scores: list,
+                floor: float, parts: dict[MovePart, float]) -> None:
+        """A legal move written cleanly and with each near-miss of RULES.md §3."""
+        w = self.p.written
+        options = [(m.position, m.jokers, w["clean"]), (_inverted(m.position), m.jokers, w["inverted"])]
+        options += [(alt, m.jokers, w["one_sign"] / 28) for alt in _one_sign(m.position)]
+        if m.jokers:
+            options.append((m.position, (), w["unmarked_joker"]))
+        extra = [j for j in range(len(m.word)) if j not in m.jokers]
+        options += [(m.position, tuple(sorted(m.jokers + (j,))), w["marked_not_joker"] / len(extra)) for j in extra]
+        top_score = max(sl for _, sl in scores)
+        for pos, jokers, prior in options:
+            base = wl + math.log(prior) + pos_ll.get(pos, -50.0) + marks(jokers)
+            if base + top_score < floor:
+                continue
+            for score, sl in scores:
+                if base + sl >= floor:
+                    _add(parts, (pos, m.word, jokers, score), base + sl)
+
+    def _decision(self, part: MovePart) -> Decision:
+        found = self._decisions.get(part)
+        if found is None:
+            pos, word, jokers, score = part
+            found = decide_move(WrittenMove(pos, word, jokers, score), self.k.ctx)
+            self._decisions[part] = found
+        return found
+
+    def rule(self, reading: Reading) -> Outcome:
+        """The judge's ruling on a slip whose content is known (a benchmark's or the demo's truth)."""
+        wm = WrittenMove(reading.position, reading.word, tuple(reading.jokers), reading.score)
+        slip = Slip(reading.table or 0, self.k.round, (wm,), table_written=reading.table is not None,
+                    round_written=reading.round is not None)
+        return Outcome.of(apply_warnings(decide_move(wm, self.k.ctx), slip, wm, self.k.ctx))
+
+    # -- table and round ----------------------------------------------------------------------
+    def _tables(self, ink: SlipInk) -> dict[int | None, float]:
+        """Posterior weight of each table the slip may belong to (None: unseated or unreadable)."""
+        if "table" in ink.qr:
+            t = ink.qr["table"]
+            return {t if t in self.k.tables else None: 0.0}
+        f, cl, p = ink.fields["table"], ink.classes, self.p
+        out: dict[int | None, float] = {}
+        seated = p.log("table", "seated") - math.log(max(1, len(self.k.tables)))
+        for t in self.k.tables:
+            _add(out, t, seated + number_loglik(f, t, cl))
+        for value, ll in number_kbest(f, cl, self.p.kbest["number"]):
+            if value is not None and value not in self.k.tables:
+                _add(out, None, p.log("table", "unseated") - math.log(p.table["spread"]) + ll)
+        _add(out, None, p.log("table", "missing") + number_loglik(f, None, cl))
+        return out
+
+    def _rounds(self, ink: SlipInk) -> dict[tuple[str, int | None], float]:
+        """Weight of (state, number): ok (this round), missing, or other (another round's slip)."""
+        r = self.k.round
+        if "round" in ink.qr:
+            return {("ok", r) if ink.qr["round"] == r else ("other", ink.qr["round"]): 0.0}
+        f, cl, p = ink.fields["round"], ink.classes, self.p
+        out = {("ok", r): p.log("round", "batch") + number_loglik(f, r, cl),
+               ("missing", None): p.log("round", "missing") + number_loglik(f, None, cl)}
+        for value, ll in number_kbest(f, cl, p.kbest["number"]):
+            if value is not None and value != r:
+                _add(out, ("other", value), p.log("round", "other") - math.log(p.round["spread"]) + ll)
+        return out
+
+    # -- decide --------------------------------------------------------------------------------
+    def decode(self, record: Mapping[str, Any] | SlipInk) -> Verdict:
+        p = self.p
+        ink = record if isinstance(record, SlipInk) else slip_ink(record, p.mark["decided"], p.mark["undecided"],
+                                                                  self.confusion)
+        legal, free = self._move_parts(ink)
+        right = p.log("score", "right")
+        bound = dict(legal)
+        for part, weight in free.items():
+            _add(bound, part, weight + right)
+        top = max(bound.values())
+        keep = sorted((kv for kv in bound.items() if kv[1] >= top - p.prune), key=lambda kv: -kv[1])
+        ranked = []
+        for part, _ in keep[:p.max_hypotheses]:
+            weights = [legal[part]] if part in legal else []
+            if part in free:
+                weights.append(free[part] + self._score_prior(part[3], self._decision(part)))
+            ranked.append((part, _logsumexp(weights)))
+        tables = _normalise(self._tables(ink))
+        rounds = _normalise(self._rounds(ink))
+        table_written = ink.fields["table"].boxes > 0 or "table" in ink.qr
+        by_written: dict[bool, dict[Outcome, tuple[float, MovePart]]] = {}
+        for written in {state != "missing" for state, _ in rounds}:
+            slip = Slip(0, self.k.round, (), table_written=table_written, round_written=written)
+            outcomes: dict[Outcome, list] = {}
+            for part, weight in ranked:
+                wm = WrittenMove(*part)
+                outcome = Outcome.of(apply_warnings(self._decision(part), slip, wm, self.k.ctx))
+                entry = outcomes.setdefault(outcome, [[], part])
+                entry[0].append(weight)
+            total = _logsumexp([w for ws, _ in outcomes.values() for w in ws])
+            by_written[written] = {o: (math.exp(_logsumexp(ws) - total), part) for o, (ws, part) in outcomes.items()}
+        return self._combine(_Posterior(ink, tables, rounds, by_written, self._ink_alone(ink, free, table_written)))
+
+    def _ink_alone(self, ink: SlipInk, free: dict[MovePart, float], table_written: bool) -> tuple[str, Outcome] | None:
+        """The ruling on the ink's own best reading of every field (no prior): the decoder may
+        overrule it only with more certainty (`Priors.threshold_overrule`)."""
+        if not free:
+            return None
+        part = max(free.items(), key=lambda kv: kv[1])[0]
+        number = number_kbest(ink.fields["round"], ink.classes, 1)[0][0] if "round" not in ink.qr else ink.qr["round"]
+        state = "missing" if number is None else "ok" if number == self.k.round else "other"
+        slip = Slip(0, self.k.round, (), table_written=table_written, round_written=number is not None)
+        return state, Outcome.of(apply_warnings(self._decision(part), slip, WrittenMove(*part), self.k.ctx))
+
+    def with_tables(self, verdict: Verdict, tables: dict[int | None, float]) -> Verdict:
+        """The verdict with the table posterior the whole pile gives (`decode_round`)."""
+        post = verdict.posterior
+        return verdict if post is None else self._combine(replace(post, tables=tables))
+
+    def _combine(self, post: "_Posterior") -> Verdict:
+        tables, rounds, by_written, ink = post.tables, post.rounds, post.by_written, post.ink
+        combos = []
+        for table, pt in tables.items():
+            for (state, number), pr in rounds.items():
+                for outcome, (po, part) in by_written[state != "missing"].items():
+                    prob = pt * pr * po
+                    if prob >= 1e-6:
+                        combos.append(Candidate(Reading(table, number, part[0], part[1], part[2], part[3]),
+                                                prob, outcome, state))
+        combos.sort(key=lambda c: -c.probability)
+        return replace(self._verdict(ink, _merge(combos), post.ink_alone), posterior=post)
+
+    def _verdict(self, ink: SlipInk, combos: list[Candidate], ink_alone: tuple[str, Outcome] | None) -> Verdict:
+        best = combos[0]
+        rest = sorted(combos[1:8], key=lambda c: (-abs(c.outcome.credited - best.outcome.credited), -c.probability))
+        cands = tuple([best] + [_with_boxes(c, best, ink) for c in rest])
+        agrees = ink_alone is None or ink_alone == (best.round_state, best.outcome)
+        sure = best.probability >= (self.p.threshold if agrees else self.p.threshold_overrule)
+        if best.reading.table is None:
+            doubt = "table unreadable or not seated"
+        elif best.round_state == "other":
+            doubt = f"the slip says round {best.reading.round}, this is round {self.k.round}"
+        elif not sure:
+            doubt = f"{best.probability:.3f} sure of {best.outcome} ({_show(best.reading)})"
+            if len(cands) > 1:
+                other = max(cands[1:], key=lambda c: c.probability)
+                boxes = ", ".join(f"{f}[{i + 1}]" for f, i in other.boxes) or "—"
+                doubt += f"; against {other.probability:.3f}: {other.outcome} ({_show(other.reading)}), boxes {boxes}"
+            if not agrees:
+                doubt += f"; the ink alone reads {ink_alone[1]}"
+        else:
+            doubt = ""
+        return Verdict(not doubt, best, cands, doubt, agrees=agrees)
+
+
+def _merge(combos: list[Candidate]) -> list[Candidate]:
+    """One candidate per distinct outcome (table, round, ruling), its probability summed."""
+    out: dict[tuple, Candidate] = {}
+    for c in combos:
+        key = (c.reading.table, c.round_state, c.reading.round if c.round_state == "other" else None, c.outcome)
+        if key in out:
+            old = out[key]
+            out[key] = Candidate(old.reading, old.probability + c.probability, old.outcome, old.round_state)
+        else:
+            out[key] = c
+    return sorted(out.values(), key=lambda c: -c.probability)
+
+
+def _normalise(weights: dict) -> dict:
+    total = _logsumexp(list(weights.values()))
+    return {k: math.exp(v - total) for k, v in weights.items() if v - total > -16}
+
+
+def _show(r: Reading) -> str:
+    marked = "".join(ch.lower() if i in r.jokers else ch for i, ch in enumerate(r.word))
+    return f"table {r.table}, {r.position} {marked}, declared {r.score}"
+
+
+def _diff(field_name: str, a: str, b: str) -> list[tuple[str, int]]:
+    return [(field_name, i) for i in range(max(len(a), len(b))) if a[i:i + 1] != b[i:i + 1]]
+
+
+def _with_boxes(c: Candidate, best: Candidate, ink: SlipInk) -> Candidate:
+    """The boxes whose reading separates `c` from the most likely candidate."""
+    a, b = c.reading, best.reading
+    f = ink.fields
+    boxes = _diff("position", a.position, b.position) + _diff("word", a.word, b.word)
+    boxes += [("word", j) for j in sorted(set(a.jokers) ^ set(b.jokers)) if ("word", j) not in boxes]
+    for name, x, y in (("score", a.score, b.score), ("table", a.table, b.table), ("round", a.round, b.round)):
+        n = f[name].boxes
+        boxes += _diff(name, "" if x is None else number_text(x, n), "" if y is None else number_text(y, n))
+    return Candidate(c.reading, c.probability, c.outcome, c.round_state, tuple(boxes))
+
+
+def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]], taken: set[int] | None = None,
+                 rounds: int = 30) -> list[Verdict]:
+    """Every slip of a round pile, then one slip a table (RULES.md §2: one slip per table and
+    round). Each slip's table posterior is weighed by the chance that no other slip of the pile
+    is at that table (a mean-field fit over the pile; tables already filed, `taken`, hold none):
+    a table another slip's ink names for sure is not this slip's. A slip whose ink names mostly a
+    table (more than half) is never moved off it: if another slip claims it too, both keep their
+    reading, and two slips decided for one table both go to review."""
+    verdicts = [decoder.decode(r) for r in records]
+    if not verdicts:
+        return []
+    taken = set(taken or ())
+    rows = [v.posterior.tables if v.posterior else {} for v in verdicts]
+    tables = sorted({t for row in rows for t in row if t is not None} | taken)
+    if tables:
+        index = {t: j for j, t in enumerate(tables)}
+        m = np.zeros((len(rows), len(tables) + 1))  # the last column: no seated table
+        for i, row in enumerate(rows):
+            for t, pr in row.items():
+                m[i, index[t] if t is not None else -1] = pr
+        free = np.array([0.0 if t in taken else 1.0 for t in tables] + [1.0])
+        fitted = m * free
+        fitted /= np.maximum(fitted.sum(axis=1, keepdims=True), 1e-300)
+        for _ in range(rounds):  # each table: this slip's, times the chance no other slip is there
+            others = np.log1p(-np.minimum(fitted, 1 - 1e-12))
+            others[:, -1] = 0.0
+            elsewhere = others.sum(axis=0, keepdims=True) - others
+            new = m * free * np.exp(elsewhere)
+            new /= np.maximum(new.sum(axis=1, keepdims=True), 1e-300)
+            if np.abs(new - fitted).max() < 1e-9:
+                fitted = new
+                break
+            fitted = 0.5 * (fitted + new)
+        for i, v in enumerate(verdicts):
+            own = max(rows[i].items(), key=lambda kv: kv[1], default=(None, 0.0))
+            if own[0] is not None and own[1] > 0.5 and fitted[i, index[own[0]]] < own[1] - 1e-9:
+                continue  # the ink names a table claimed elsewhere: a duplicate claim, never moved
+            new = {t: float(fitted[i, index[t]]) for t in tables if fitted[i, index[t]] > 1e-9}
+            if fitted[i, -1] > 1e-9:
+                new[None] = float(fitted[i, -1])
+            verdicts[i] = decoder.with_tables(v, new)
+    count = Counter(v.best.reading.table for v in verdicts if v.decided)
+    for i, v in enumerate(verdicts):
+        t = v.best.reading.table
+        if v.decided and (count[t] > 1 or t in taken):
+            verdicts[i] = replace(v, decided=False, doubt=f"another slip of this round also claims table {t}")
+    return verdicts

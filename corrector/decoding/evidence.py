@@ -1,0 +1,158 @@
+"""What the ink of one slip says, box by box: the evidence the decoder weighs hypotheses with.
+
+Built from the scanner's reading record (`fluturas.reading/1`, scanner/README.md) parsed as JSON,
+so this package never imports the scanner. Each written box keeps the reader's whole distribution
+over its classes (`probs`, aligned with the record's `classes`); a record that gives only the three
+best (`top_k`) has the rest of the mass spread evenly over the other classes. A typed value (no
+boxes) is taken as near-certain ink. Joker marks keep their own confidence (`marks`); a record
+with only the decided `joker` gets the fixed confidences of the priors file."""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .confusion import Confusion
+
+CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+FIELDS = {"round": ("tur", "round"), "table": ("masa", "table"), "score": ("puncte", "score"),
+          "position": ("poz", "position"), "word": ("depunere", "word")}
+FLOOR = 1e-6      # no class is ever impossible: a box the reader is sure of can still be wrong
+TYPED = 1 - 1e-4
+BLANK_BY_INK = ((0.02, 0.6), (0.035, 0.2), (0.05, 0.02))  # (inked share below, chance the box is blank)
+BLANK_AFTER_CIRCLE = ((0.035, 0.8), (0.08, 0.5), (0.12, 0.1))  # a value typed in by hand, or a field without boxes
+
+
+@dataclass(frozen=True)
+class FieldInk:
+    """One field: `logp[i, k]` the log-probability that written box i holds class k; `mark[i]`
+    the probability that box i carries a joker mark; `text` the scanner's own best reading."""
+
+    logp: np.ndarray
+    mark: np.ndarray
+    text: str
+    blank: np.ndarray | None = None  # probability that box i holds no letter (a faint stray mark)
+
+    @property
+    def boxes(self) -> int:
+        return int(self.logp.shape[0])
+
+
+@dataclass(frozen=True)
+class SlipInk:
+    """The five fields of a duplicate slip and the QR of a pre-filled one."""
+
+    classes: str
+    fields: dict[str, FieldInk]
+    qr: dict[str, int]
+
+    def index(self, ch: str) -> int:
+        return self.classes.find(ch)
+
+
+def box_distribution(char: Mapping[str, Any], classes: str) -> np.ndarray:
+    """The reader's distribution over `classes` for one box: `probs`, else `top_k` with the rest
+    of the mass spread evenly over the other classes."""
+    probs = char.get("probs")
+    if isinstance(probs, (list, tuple)) and len(probs) == len(classes):
+        p = np.asarray(probs, dtype=float)
+    else:
+        p = np.zeros(len(classes))
+        for entry in char.get("top_k") or ():
+            ch, q = entry[0], float(entry[1])
+            k = classes.find(str(ch).upper())
+            if k >= 0:
+                p[k] = max(p[k], q)
+        rest = max(0.0, 1.0 - p.sum())
+        empty = p == 0
+        if empty.any():
+            p[empty] = rest / empty.sum()
+    return p / max(p.sum(), 1e-12)
+
+
+def _log(p: np.ndarray) -> np.ndarray:
+    p = np.maximum(p, FLOOR)
+    return np.log(p / p.sum())
+
+
+def _typed(text: str, classes: str, confidence: float | None = None) -> np.ndarray:
+    """Boxes for a value without per-box readings: the field's confidence shared by its letters."""
+    p = TYPED if confidence is None or not text else min(TYPED, max(0.05, confidence) ** (1 / len(text)))
+    rows = np.full((len(text), len(classes)), math.log((1 - p) / (len(classes) - 1)))
+    for i, ch in enumerate(text):
+        k = classes.find(ch)
+        if k >= 0:
+            rows[i, k] = math.log(p)
+    return rows
+
+
+def _mark(char: Mapping[str, Any], decided_p: float, undecided_p: float) -> float:
+    marks = char.get("marks")
+    if isinstance(marks, Mapping) and marks:
+        return float(min(1 - FLOOR, max(FLOOR, 1 - math.prod(1 - float(v) for v in marks.values()))))
+    return decided_p if char.get("joker") else undecided_p
+
+
+def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: float = 0.01,
+              confusion: Confusion | None = None) -> FieldInk:
+    """A field of the record: `{text, chars: [...], jokers}` from the scanner, or a plain value."""
+    if not isinstance(item, Mapping):
+        text = "" if item is None else str(item).strip().upper()
+        return FieldInk(_typed(text, classes), np.full(len(text), undecided_p), text)
+    text = str(item.get("text") or "").strip().upper()
+    chars = item.get("chars")
+    if not chars:
+        jokers = set(item.get("jokers") or ())
+        marks = np.array([decided_p if i in jokers else undecided_p for i in range(len(text))])
+        confidence = item.get("confidence")
+        return FieldInk(_typed(text, classes, confidence if isinstance(confidence, (int, float)) else None),
+                        marks, text)
+    mix = confusion.mix if confusion is not None and confusion.classes == classes else (lambda p: p)
+    logp = np.stack([_log(mix(box_distribution(c, classes))) for c in chars])
+    marks = np.array([_mark(c, decided_p, undecided_p) for c in chars])
+    circled = [False] + [_circled(c) for c in chars[:-1]]
+    return FieldInk(logp, marks, text, np.array([blank_chance(c.get("ink"), after) for c, after in zip(chars, circled)]))
+
+
+def _circled(char: Mapping[str, Any]) -> bool:
+    marks = char.get("marks")
+    if isinstance(marks, Mapping) and "circle" in marks:
+        return float(marks["circle"]) >= 0.5
+    return char.get("joker") == "circle"
+
+
+def blank_chance(ink: Any, after_circle: bool = False) -> float:
+    """A box the scanner counted as written on very little ink may be a stray stroke: the fainter,
+    the likelier it holds no letter at all; right after a circled joker it is most often the tail
+    of the circle."""
+    if not isinstance(ink, (int, float)):
+        return FLOOR
+    for limit, chance in (BLANK_AFTER_CIRCLE if after_circle else BLANK_BY_INK):
+        if ink < limit:
+            return chance
+    return FLOOR
+
+
+def _qr(text: Any) -> dict[str, int]:
+    """`fluturas:v1;game=G;round=N;table=N` → {game, round, table} (scanner/README.md)."""
+    if not isinstance(text, str) or not text.startswith("fluturas:"):
+        return {}
+    parts = dict(p.split("=", 1) for p in text.split(";")[1:] if "=" in p)
+    return {k: int(v) for k, v in parts.items() if k in ("game", "round", "table") and v.isdigit()}
+
+
+def slip_ink(record: Mapping[str, Any], decided_p: float = 0.97, undecided_p: float = 0.01,
+             confusion: Confusion | None = None) -> SlipInk:
+    """The evidence of one reading record; a field the record lacks is an empty field."""
+    classes = str(record.get("classes") or CLASSES).upper()
+    given = {str(k).lower(): v for k, v in (record.get("fields") or {}).items()}
+    given.update({str(k).lower(): v for k, v in record.items() if str(k).lower() in
+                  {a for names in FIELDS.values() for a in names} and str(k).lower() not in given})
+    fields = {}
+    for name, aliases in FIELDS.items():
+        item = next((given[a] for a in aliases if a in given), None)
+        fields[name] = field_ink(item, classes, decided_p, undecided_p, confusion)
+    return SlipInk(classes, fields, _qr(record.get("qr")))

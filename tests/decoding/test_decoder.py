@@ -1,0 +1,117 @@
+"""The slip decoder on reading records without images (issue 15): clear ink keeps the true ruling
+of RULES.md §3 — an invalid word one letter from a legal move stays incorrect (D 6.1.a), a legal
+word where it does not fit stays incorrect or penalised (D 6.1.c, D 6.3.b), a wrong declared score
+keeps its warning (D 6.2.d) — and the same slips with ambiguous ink are flagged, not decided.
+
+Round 1 on the empty board with the group AEMODLR: H4 MODEL = 26 (a top), H8 MODEL = 20."""
+from __future__ import annotations
+
+import pytest
+
+from corrector.decoding.evidence import slip_ink
+from tests.decoding.helpers import decoder, record
+
+WORDS = {"MODEL", "MODELE", "MARE", "ME", "EL", "AR", "DOR", "ROD", "DAR", "RAD", "ERA", "MAL", "LAM", "MOD", "MODE"}
+
+
+@pytest.fixture(scope="module")
+def dec(ro):
+    return decoder(ro, WORDS, "AEMODLR", round_no=1)
+
+
+def test_clean_top_is_decided_valid(dec):
+    v = dec.decode(record(1, 5, 26, "H4", "MODEL"))
+    assert v.decided and (v.best.outcome.status, v.best.outcome.credited) == ("valid", 26)
+    assert v.best.reading.to_json() == {"table": 5, "round": 1, "position": "H4", "word": "MODEL", "jokers": [],
+                                        "score": 26}
+
+
+def test_RULES_3_4_invalid_word_one_letter_from_a_legal_move_stays_incorrect(dec):
+    v = dec.decode(record(1, 5, 26, "H4", "MODER"))  # MODEL is the top; the ink clearly says R
+    assert v.decided and v.best.outcome.status == "incorrect" and v.best.outcome.credited == 0
+    assert v.best.reading.word == "MODER"
+    assert any("D 6.1.a" in a for a in v.best.outcome.articles)
+
+
+def test_invalid_word_with_a_letter_outside_the_group_is_never_repaired(dec):
+    # K is neither in the group nor on the board: likelier a misread L than a K the player lacks,
+    # yet the ink is clear, so the decoder asks instead of deciding either way
+    v = dec.decode(record(1, 5, 26, "H4", "MODEK"))
+    assert not v.decided and v.best.outcome.status == "incorrect"
+    assert {c.reading.word for c in v.candidates} >= {"MODEK", "MODEL"}
+
+
+def test_invalid_word_with_ambiguous_ink_is_flagged_with_both_readings(dec):
+    v = dec.decode(record(1, 5, 26, "H4", "MODER", doubts={("word", 4): ("L", 0.1)}))  # leans to R, not clearly
+    assert not v.decided
+    outcomes = {(c.outcome.status, c.reading.word) for c in v.candidates}
+    assert {("incorrect", "MODER"), ("valid", "MODEL")} <= outcomes
+    other = next(c for c in v.candidates[1:] if c.reading.word in ("MODER", "MODEL"))
+    assert ("word", 4) in other.boxes
+
+
+def test_RULES_3_4_legal_word_where_it_does_not_fit_stays_incorrect(dec):
+    # MODEL at A1 misses H8 and no square one sign away is legal: both signs wrong (D 6.1.c)
+    v = dec.decode(record(1, 5, 20, "A1", "MODEL"))
+    assert v.decided and v.best.outcome.status == "incorrect" and v.best.reading.position == "A1"
+
+
+def test_RULES_3_3_one_wrong_sign_stays_penalised(dec):
+    # H3 MODEL misses H8 by one square; H4–H8 with one sign changed are legal: penalised (D 6.3.b)
+    v = dec.decode(record(1, 5, 26, "H3", "MODEL"))
+    assert v.best.outcome.status == "penalised" and v.best.outcome.penalty == "ONE_SIGN_WRONG"
+    assert v.best.reading.position == "H3"
+
+
+def test_position_that_does_not_fit_with_ambiguous_ink_is_flagged(dec):
+    v = dec.decode(record(1, 5, 26, "A4", "MODEL", doubts={("position", 0): ("H", 0.05)}))  # leans to A
+    assert not v.decided
+    assert {"A4", "H4"} <= {c.reading.position for c in v.candidates}
+
+
+def test_RULES_3_d_wrong_declared_score_keeps_its_warning(dec):
+    v = dec.decode(record(1, 5, 24, "H4", "MODEL"))
+    assert v.decided and v.best.outcome.warning == "SCORE_WRONG" and v.best.outcome.credited == 26
+    assert v.best.reading.score == 24
+
+
+def test_wrong_declared_score_with_ambiguous_ink_is_flagged(dec):
+    v = dec.decode(record(1, 5, 28, "H4", "MODEL", doubts={("score", 1): ("6", 0.45)}))
+    assert not v.decided
+    assert {None, "SCORE_WRONG"} <= {c.outcome.warning for c in v.candidates}
+
+
+def test_round_of_another_batch_is_never_filed_silently(dec):
+    v = dec.decode(record(2, 5, 26, "H4", "MODEL"))
+    assert not v.decided and "round 2" in v.doubt
+
+
+def test_unseated_table_is_not_decided(dec):
+    v = dec.decode(record(1, 40, 26, "H4", "MODEL"))
+    assert not v.decided and v.best.reading.table is None
+
+
+def test_missing_round_number_is_warned(dec):
+    v = dec.decode(record(None, 5, 26, "H4", "MODEL"))
+    assert v.decided and v.best.outcome.warning == "TABLE_OR_ROUND_MISSING" and v.best.reading.round is None
+
+
+def test_unmarked_joker_and_top_k_only_readings(ro):
+    dec = decoder(ro, WORDS, "AEMOD?R", round_no=1)
+    marked = dec.decode(record(1, 5, 24, "H4", "MODEL", jokers=(4,), with_probs=False))
+    assert marked.decided and (marked.best.outcome.status, marked.best.outcome.warning) == ("valid", None)
+    unmarked = dec.decode(record(1, 5, 24, "H4", "MODEL", with_probs=False))
+    assert unmarked.best.outcome.warning == "JOKER_NOT_MARKED"
+
+
+def test_top_k_only_box_spreads_the_rest_of_the_mass(ro):
+    ink = slip_ink(record(1, 5, 26, "H4", "MODEL", with_probs=False))
+    row = ink.fields["word"].logp[0]
+    assert abs(sum(2.718281828 ** x for x in row) - 1) < 1e-6 and row.argmax() == ink.classes.index("M")
+
+
+def test_candidates_json_shape(dec):
+    v = dec.decode(record(1, 5, 26, "H4", "MODER", doubts={("word", 4): ("L", 0.1)}))
+    first = v.candidates_json()[0]
+    assert set(first) == {"reading", "probability", "outcome", "boxes"}
+    assert set(first["outcome"]) == {"status", "credited", "warning", "penalty", "articles"}

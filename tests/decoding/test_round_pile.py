@@ -1,0 +1,52 @@
+"""The pile of a round (RULES.md §2: one slip per table and round) and the reader's calibrated
+confusions, on reading records without images."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from corrector.decoding import decode_round
+from corrector.decoding.confusion import fit
+from corrector.decoding.evidence import CLASSES, slip_ink
+from tests.decoding.helpers import decoder, record
+from tests.decoding.test_decoder import WORDS
+
+
+@pytest.fixture(scope="module")
+def dec(ro):
+    return decoder(ro, WORDS, "AEMODLR", round_no=1)
+
+
+def test_two_slips_claiming_one_table_both_go_to_review(dec):
+    verdicts = decode_round(dec, [record(1, 5, 26, "H4", "MODEL"), record(1, 5, 20, "H8", "MODEL")])
+    assert [v.decided for v in verdicts] == [False, False]
+    assert all("also claims table 5" in v.doubt for v in verdicts)
+
+
+def test_a_table_another_slip_names_for_sure_is_not_this_slips(dec):
+    doubtful = record(1, 3, 20, "H8", "MODEL", doubts={("table", 0): ("2", 0.4)})  # 3 or 2?
+    alone = dec.decode(doubtful)
+    assert not alone.decided
+    clear, settled = decode_round(dec, [record(1, 2, 26, "H4", "MODEL"), doubtful])
+    assert clear.decided and clear.best.reading.table == 2
+    assert settled.decided and settled.best.reading.table == 3
+
+
+def test_a_table_mostly_named_by_the_ink_is_never_taken_away(dec):
+    # the ink says 2 far more than 3; table 2 is filed already: a duplicate claim, not a guess at 3
+    doubtful = record(1, 2, 20, "H8", "MODEL", doubts={("table", 0): ("3", 0.2)})
+    (verdict,) = decode_round(dec, [doubtful], taken={2})
+    assert not verdict.decided
+
+
+def test_confusions_learnt_on_calibration_boxes_soften_a_systematic_misread():
+    k, r = CLASSES.index("K"), CLASSES.index("R")
+    read_k = np.full(len(CLASSES), 0.01 / (len(CLASSES) - 1))
+    read_k[k] = 0.99
+    boxes = [(read_k, "R")] * 60 + [(read_k, "K")] * 20  # this hand's R looks like K
+    confusion = fit(boxes, CLASSES)
+    assert confusion.weight > 0 and confusion.given_read[k, r] > 0.6
+    mixed = confusion.mix(read_k)
+    assert abs(mixed.sum() - 1) < 1e-9 and mixed[r] > mixed[k] > 0.1  # three R written for every K read
+    ink = slip_ink(record(1, 5, 26, "H4", "MODEK"), confusion=confusion)
+    assert ink.fields["word"].logp[4, r] > np.log(0.01)
