@@ -1,12 +1,12 @@
 """review_item.claimed_by / claimed_at: the arbiter who has an item open in the web queue (D 5.5.f)
 
-Revision ID: 0008
+Revision ID: 0007
 Revises: 0003
 """
 from alembic import op
 import sqlalchemy as sa
 
-revision = '0008'
+revision = '0007'
 down_revision = '0006'
 branch_labels = None
 depends_on = None
