@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import inspect, select
 from sqlalchemy.orm import Session
 
+from .freetext import check_text
 from .models import AuditEntry, Base
 
 
@@ -39,8 +40,6 @@ class Change:
 def record(session: Session, actor: str, change: Change, game_id: int | None = None) -> AuditEntry:
     """Add one entry to the session's transaction. Who and why are checked here, once for every
     change: text with control characters is refused and the whole transaction with it."""
-    from .validation import check_text
-
     check_text(actor, "--arbiter", required=True, longest=100)
     if change.reason is not None:
         check_text(change.reason, "--reason")

@@ -12,10 +12,10 @@ from .announce import Announcement, announce
 from .audit import Change, record
 from .errors import WorkflowError
 from .games import get_game, get_round
-from .judging import build_case, has_decisions, run_judge, store_judgement
+from .judging import build_case, check_judge_output, has_decisions, run_judge, store_judgement
 from .models import Game, Round
 from .store import Store
-from .validation import blockers, check_judge_output, load_json, require_no_blockers, require_not_final
+from .validation import blockers, load_json, require_no_blockers, require_not_final
 
 
 def pending(session: Session, game: Game) -> list[str]:

@@ -62,6 +62,7 @@ def decoded(reading: SlipReading, verdict: Verdict) -> SlipReading:
     deciding = dict.fromkeys(name for c in verdict.candidates if c.probability >= CONTENDER for name, _ in c.boxes)
     if best.table is None:
         deciding["table"] = None
+    deciding.update(dict.fromkeys(reading.unsure))  # and every field read under the threshold
     unsure = ("decoder",) + tuple(deciding)  # a doubtful table is not filed under a guess
     if best.table is None and reading.table is not None:
         values["table"] = reading.table

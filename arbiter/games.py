@@ -20,7 +20,8 @@ from .audit import Change, record, snapshot
 from .errors import StoreError, WorkflowError
 from .models import Game, Player, Round, Tournament
 from .seating import Seat
-from .validation import check_text, require_not_final, whole
+from .freetext import check_text
+from .validation import require_not_final, whole
 
 VARIANTS = ("classic", "completiv", "super_joker", "eliptic", "metagrama", "top", "tactic")  # docs/judge.md
 # docs/anticipation.md; blind (A 8.4): each player's own groups (`round groups --table N`)

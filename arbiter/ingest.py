@@ -16,11 +16,13 @@ from typing import Literal
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from exitcodes import FluturasError
+
 from .audit import Change, record
 from .errors import MissingComponent, ReadingError
 from .models import Game, Player, ReviewItem, Round, Slip
 from .readings import Parser, SlipReading, parse_reading, read_readings_file
-from .scanchecks import DEFAULT_THRESHOLD, Problems, qr_problem, same_paper, scan_records
+from .scanchecks import DEFAULT_THRESHOLD, Problems, guarded, qr_problem, same_paper, scan_records
 from .store import Store
 
 Keep = Literal["old", "new"]
@@ -153,3 +155,30 @@ def missing_tables(store: Store, game_id: int, round_number: int) -> list[int]:
         filed = set(session.scalars(select(Slip.table_no).where(Slip.round_id == rnd.id, Slip.state == "filed")))
     return sorted(seated - filed)
 
+
+def collect_batch(paths: Iterable[Path], threshold: float | None, reader: str, problems: Problems,
+                  parse=None) -> list:
+    """Every file of the pile, one at a time: a file that fails is reported and the others are read."""
+    from .validation import check_json_size
+
+    out = []
+    for path in _expand(paths):
+        try:
+            if path.suffix.lower() in READING_SUFFIXES:
+                check_json_size(path)
+            out.extend(collect_readings([path], threshold, reader, guarded(parse or parse_reading), problems=problems))
+        except FluturasError as exc:
+            problems.add(str(exc))
+        except RecursionError:
+            problems.add(f"{path}: JSON nested too deep; not filed")
+    return out
+
+
+def _expand(paths: Iterable[Path]) -> list[Path]:
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            out += sorted(p for p in path.iterdir() if p.suffix.lower() in READING_SUFFIXES + IMAGE_SUFFIXES)
+        else:
+            out.append(path)
+    return out

@@ -9,6 +9,7 @@ crash leaves the previous correction intact and the re-run stores each decision 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from sqlalchemy import select
@@ -17,10 +18,11 @@ from sqlalchemy.orm import Session
 from corrector.judgment import judge
 
 from .audit import Change, record
-from .errors import WorkflowError
+from .errors import ReadingError, WorkflowError
 from .games import players, rounds, verify_wordlist
 from .models import Appeal, Decision, Game, ReviewItem, Round, Sanction, Slip, Standing
 from .review import flag_decision
+from .validation import LARGEST
 
 DECISION_FIELDS = ("status", "score", "credited", "warning", "penalty", "articles", "explanation", "flags")
 STANDING_FIELDS = ("total", "warnings", "penalties", "solos", "disciplinary", "eliminated", "rank", "percent_of_top")
@@ -207,3 +209,46 @@ def _store_standings(session: Session, game: Game, output: dict[str, Any], actor
         record(session, actor, Change("game.top_total", "game", game.id, before={"top_total": game.top_total},
                                       after={"top_total": top}), game.id)
         game.top_total = top
+
+
+def _whole_or_none(value: Any) -> bool:
+    return value is None or (isinstance(value, int) and not isinstance(value, bool) and abs(value) <= LARGEST)
+
+
+def check_judge_output(output: Any, where: str) -> None:
+    """A judge output given as a file (`round correct --judge-output`) in the shape docs/judge.md
+    gives, checked before anything is stored: one line naming the round, table and field at fault."""
+    if not isinstance(output, dict):
+        raise ReadingError(f"{where}: a judge output is a JSON object, found {type(output).__name__}")
+    try:
+        decisions = decisions_of(output)
+        tables = _keyed(output.get("tables"), "table")
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ReadingError(f"{where}: rounds or tables not in the judge's form (docs/judge.md): {exc!r}") from exc
+    for (number, table), data in decisions.items():
+        at = f"{where}: round {number}, table {table}"
+        if not isinstance(data, dict):
+            raise ReadingError(f"{at}: a decision is an object")
+        for name in ("score", "credited"):
+            if not _whole_or_none(data.get(name)):
+                raise ReadingError(f"{at}: field {name}: expected a whole number, found {data.get(name)!r}")
+        for name in ("flags", "articles"):
+            if not isinstance(data.get(name) or [], list):
+                raise ReadingError(f"{at}: field {name}: expected a list")
+        if not isinstance(data.get("status"), (str, type(None))):
+            raise ReadingError(f"{at}: field status: expected text")
+    for table, data in tables.items():
+        at = f"{where}: tables, table {table}"
+        if not isinstance(data, dict):
+            raise ReadingError(f"{at}: a standing is an object")
+        for name in ("total", "warnings", "penalties", "solos", "disciplinary", "rank"):
+            if not _whole_or_none(data.get(name)):
+                raise ReadingError(f"{at}: field {name}: expected a whole number, found {data.get(name)!r}")
+        pct = data.get("percent_of_top")
+        if pct is not None and (isinstance(pct, bool) or not isinstance(pct, (int, float)) or not math.isfinite(pct)):
+            raise ReadingError(f"{at}: field percent_of_top: expected a number, found {pct!r}")
+    if not _whole_or_none(output.get("top_total")):
+        raise ReadingError(f"{where}: field top_total: expected a whole number")
+    for key in list(decisions) + [(0, t) for t in tables]:
+        if not all(_whole_or_none(k) for k in key):
+            raise ReadingError(f"{where}: round or table {key}: out of range")

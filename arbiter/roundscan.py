@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .decoding import decode_readings, filed_tables, round_decoder
-from .ingest import Chooser, Filed, file_reading, missing_tables
+from .ingest import Chooser, Filed, collect_batch, file_reading, missing_tables
 from .readings import SlipReading
-from .scanchecks import Problems, collect_batch
+from .scanchecks import Problems
 from .store import Store
 
 Pile = Iterable[tuple[SlipReading, object]]

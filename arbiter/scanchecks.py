@@ -8,7 +8,7 @@ The limit on pixels is documented in README ("Scanning"): 80 million pixels a pa
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -140,38 +140,6 @@ def guarded(parse):
             raise ReadingError(f"{where}: not a reading record ({type(exc).__name__}: {exc})") from exc
 
     return run
-
-
-def collect_batch(paths: Iterable[Path], threshold: float | None, reader: str, problems: Problems,
-                  parse=None) -> list:
-    """Every file of the pile, one at a time: a file that fails is reported and the others are read."""
-    from .ingest import READING_SUFFIXES, collect_readings
-    from .readings import parse_reading
-    from .validation import check_json_size
-
-    out = []
-    for path in _expand(paths):
-        try:
-            if path.suffix.lower() in READING_SUFFIXES:
-                check_json_size(path)
-            out.extend(collect_readings([path], threshold, reader, guarded(parse or parse_reading), problems=problems))
-        except FluturasError as exc:
-            problems.add(str(exc))
-        except RecursionError:
-            problems.add(f"{path}: JSON nested too deep; not filed")
-    return out
-
-
-def _expand(paths: Iterable[Path]) -> list[Path]:
-    from .ingest import IMAGE_SUFFIXES, READING_SUFFIXES
-
-    out: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            out += sorted(p for p in path.iterdir() if p.suffix.lower() in READING_SUFFIXES + IMAGE_SUFFIXES)
-        else:
-            out.append(path)
-    return out
 
 
 def same_paper(session: Session, game_id: int, round_id: int, content: dict[str, Any]) -> Slip | None:

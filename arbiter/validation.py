@@ -43,22 +43,6 @@ def load_json(path: Path, what: str) -> Any:
         raise ReadingError(f"{path}: cannot read {what}: nested too deep") from exc
 
 
-def check_text(value: Any, field: str, required: bool = False, longest: int = 2000) -> str:
-    """Free text kept in the store and printed on the sheets (a reason, a name): no control
-    characters (they cannot go into a spreadsheet or a printed page), not too long."""
-    if not isinstance(value, str):
-        raise WorkflowError(f"{field}: expected text")
-    if required and not value.strip():
-        raise WorkflowError(f"{field}: must not be empty")
-    bad = next((ch for ch in value if ord(ch) < 32 and ch not in "\t" or 0x7F <= ord(ch) < 0xA0
-                or 0xD800 <= ord(ch) < 0xE000), None)
-    if bad is not None:
-        raise WorkflowError(f"{field}: control character U+{ord(bad):04X} is not allowed")
-    if len(value) > longest:
-        raise WorkflowError(f"{field}: {len(value)} characters; at most {longest}")
-    return value
-
-
 def require_not_final(game: Game, action: str) -> None:
     """Final results are final (D 6.5): only `results reopen --reason` lets anything change again."""
     if game.status == "final":
@@ -160,46 +144,3 @@ def require_no_blockers(session: Session, game: Game, action: str, **where: Any)
                             " (`fluturas review`, `fluturas slip discard`)")
 
 
-def _whole_or_none(value: Any) -> bool:
-    return value is None or (isinstance(value, int) and not isinstance(value, bool) and abs(value) <= LARGEST)
-
-
-def check_judge_output(output: Any, where: str) -> None:
-    """A judge output given as a file (`round correct --judge-output`) in the shape docs/judge.md
-    gives, checked before anything is stored: one line naming the round, table and field at fault."""
-    from .judging import _keyed, decisions_of
-
-    if not isinstance(output, dict):
-        raise ReadingError(f"{where}: a judge output is a JSON object, found {type(output).__name__}")
-    try:
-        decisions = decisions_of(output)
-        tables = _keyed(output.get("tables"), "table")
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise ReadingError(f"{where}: rounds or tables not in the judge's form (docs/judge.md): {exc!r}") from exc
-    for (number, table), data in decisions.items():
-        at = f"{where}: round {number}, table {table}"
-        if not isinstance(data, dict):
-            raise ReadingError(f"{at}: a decision is an object")
-        for name in ("score", "credited"):
-            if not _whole_or_none(data.get(name)):
-                raise ReadingError(f"{at}: field {name}: expected a whole number, found {data.get(name)!r}")
-        for name in ("flags", "articles"):
-            if not isinstance(data.get(name) or [], list):
-                raise ReadingError(f"{at}: field {name}: expected a list")
-        if not isinstance(data.get("status"), (str, type(None))):
-            raise ReadingError(f"{at}: field status: expected text")
-    for table, data in tables.items():
-        at = f"{where}: tables, table {table}"
-        if not isinstance(data, dict):
-            raise ReadingError(f"{at}: a standing is an object")
-        for name in ("total", "warnings", "penalties", "solos", "disciplinary", "rank"):
-            if not _whole_or_none(data.get(name)):
-                raise ReadingError(f"{at}: field {name}: expected a whole number, found {data.get(name)!r}")
-        pct = data.get("percent_of_top")
-        if pct is not None and (isinstance(pct, bool) or not isinstance(pct, (int, float)) or not math.isfinite(pct)):
-            raise ReadingError(f"{at}: field percent_of_top: expected a number, found {pct!r}")
-    if not _whole_or_none(output.get("top_total")):
-        raise ReadingError(f"{where}: field top_total: expected a whole number")
-    for key in list(decisions) + [(0, t) for t in tables]:
-        if not all(_whole_or_none(k) for k in key):
-            raise ReadingError(f"{where}: round or table {key}: out of range")

@@ -203,7 +203,7 @@ def _scan_anticipation(store, gid: int, paths, number: int | None, threshold: fl
     """Anticipation slips, scanned or typed (arbiter/anticipation/slips.py): each filed in its own round."""
     from arbiter.anticipation.slips import file_anticipation_slips, parse_anticipation_record
     from arbiter.ingest import missing_tables
-    from arbiter.scanchecks import collect_batch
+    from arbiter.ingest import collect_batch
 
     def choose(old, new):
         if keep != "ask":

@@ -507,6 +507,9 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]], taken: 
             new = {t: float(fitted[i, index[t]]) for t in tables if fitted[i, index[t]] > 1e-9}
             if fitted[i, -1] > 1e-9:
                 new[None] = float(fitted[i, -1])
+            if not new:  # every table it could name is filed already (the same paper scanned again)
+                verdicts[i] = replace(v, decided=False, doubt="every table this slip may name already has a slip")
+                continue
             verdicts[i] = decoder.with_tables(v, new)
     count = Counter(v.best.reading.table for v in verdicts if v.decided)
     for i, v in enumerate(verdicts):

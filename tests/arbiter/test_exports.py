@@ -177,7 +177,7 @@ def test_export_out_that_is_a_file_is_one_line_and_exit_2(tmp_path, store_url, s
     result = CliRunner().invoke(main, ["export", "--db", store_url, "--out", str(target)])
     assert result.exit_code == 2, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
-    lines = [line for line in result.output.splitlines() if line.strip()]
+    lines = [line for line in result.output.splitlines() if line.strip() and not line.startswith("store: ")]
     assert len(lines) == 1 and "out.txt" in lines[0] and "Traceback" not in result.output
     assert target.read_text(encoding="utf-8") == "not a folder"
 

@@ -35,6 +35,13 @@ def test_status_counts_the_slips_and_draws_the_board(tmp_path):
     assert "15 filed, 0 decided, 1 in review, 0 without a table, 1 missing (tables 16)" in out
     board = out.splitlines()[-15:]
     assert board[7] == "...MODEL......."  # H4 across: row H, columns 4-8
+    from arbiter.review import queue, resolve
+    from arbiter.store import open_store
+
+    store = open_store(db)
+    with store.session() as s:
+        (item,) = queue(s, 1)
+    resolve(store, item.item_id, item.version, "arbitru", None, "read from the slip")  # correct waits for review
     run(db, "round", "correct")
     assert "15 filed, 15 decided" in run(db, "status", "--round", "1")
     run(db, "status", "--round", "9", code=2)

@@ -72,7 +72,7 @@ def test_out_that_is_a_file_is_refused(game):
     out = game.parent / "out"
     out.write_text("not a folder")
     line = one_line_error(cli(game, "export", "--out", str(out), code=2))
-    assert f"--out {out}" in line
+    assert str(out) in line and "--out" in line
 
 
 @pytest.mark.parametrize("masa", ["²", "٣", "1e3", "-4"])

@@ -2,7 +2,7 @@
 row agree; existing sanctions are active
 
 Revision ID: 0005
-Revises: 0003
+Revises: 0004
 """
 from alembic import op
 import sqlalchemy as sa

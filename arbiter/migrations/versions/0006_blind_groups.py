@@ -1,7 +1,7 @@
 """player.groups: in a blind anticipation game (A 8.4) each player's own 15 groups
 
 Revision ID: 0006
-Revises: 0003
+Revises: 0005
 """
 from alembic import op
 import sqlalchemy as sa

@@ -1,7 +1,7 @@
 """review_item.claimed_by / claimed_at: the arbiter who has an item open in the web queue (D 5.5.f)
 
 Revision ID: 0007
-Revises: 0003
+Revises: 0006
 """
 from alembic import op
 import sqlalchemy as sa
