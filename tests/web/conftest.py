@@ -78,6 +78,8 @@ def any_store(store_url):
 def sign_in(page, url: str, name: str) -> None:
     """The login form, by keyboard: type the name, Enter."""
     page.goto(f"{url}/login")
+    # keys typed before the autofocus lands would go to the page's shortcuts ('a' accepts): wait for it
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'name'")
     page.keyboard.type(name)
     page.keyboard.press("Enter")
     page.wait_for_url(f"{url}/queue*")
