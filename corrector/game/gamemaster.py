@@ -161,6 +161,15 @@ class MasterState:
         self.round += 1
         return True
 
+    def _chosen(self, setup, tops: list, move):
+        """The continuation asked for: "top" is the D 5.3.7 choice (the first top), a text is the
+        arbiter's move in the variant's own notation, anything else is taken as it is."""
+        if isinstance(move, str) and move.strip().lower() == "top":
+            if not tops:
+                raise GameError(f"round {setup.round}: no legal move with {setup.label}")
+            return tops[0]
+        return self.parse_continuation(move) if isinstance(move, str) else move
+
     def _current(self):
         if self._setup is None:
             raise GameError("no round in progress: call next_round() first")
@@ -261,12 +270,7 @@ class GameMaster(MasterState):
         a Candidate. It must be legal (board, word list, group); it need not be a top."""
         setup = self._current()
         tops = self.tops()
-        if isinstance(move, str) and move.strip().lower() == "top":
-            if not tops:
-                raise GameError(f"round {setup.round}: no legal move with {setup.label}")
-            move = tops[0]
-        if isinstance(move, str):
-            move = self.parse_continuation(move)
+        move = self._chosen(setup, tops, move)
         if isinstance(move, Candidate):
             placement, use = move.placement, move.use
         else:

@@ -111,13 +111,7 @@ class TacticGameMaster(MasterState):
         `H4 MODEL; 8D CASA`, or a TacticTop. It must be legal; it need not be a top."""
         setup = self._current()
         tops = self.tops()
-        if isinstance(move, str) and move.strip().lower() == "top":
-            if not tops:
-                raise GameError(f"round {setup.round}: no legal move with {setup.label}")
-            move = tops[0]
-        if isinstance(move, str):
-            move = self.parse_continuation(move)
-        return self._apply(setup, tops, move)
+        return self._apply(setup, tops, self._chosen(setup, tops, move))
 
     def _apply(self, setup: TacticSetup, tops: list[TacticTop], chosen: TacticTop) -> RoundLog:
         before = self.stock()
