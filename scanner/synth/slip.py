@@ -187,9 +187,7 @@ def render_page(slips: list[np.ndarray], rng: np.random.Generator, style: PageSt
         m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, scale)
         m[0, 2] += cx - w / 2
         m[1, 2] += cy - h / 2
-        mask = cv2.warpAffine(np.ones((h, w), np.float32), m, (pw, ph))
-        warped = cv2.warpAffine(slip.astype(np.float32), m, (pw, ph))
-        page = page * (1 - mask[:, :, None]) + warped * mask[:, :, None] * (page.mean() / 255.0)
+        _paste(page, slip, m)
     if style.photo:
         page = _photo(page, rng)
     page = cv2.GaussianBlur(page, (0, 0), rng.uniform(0.3, 0.8))
@@ -199,6 +197,27 @@ def render_page(slips: list[np.ndarray], rng: np.random.Generator, style: PageSt
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, style.jpeg_quality])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return out
+
+
+def _paste(page: np.ndarray, slip: np.ndarray, m: np.ndarray) -> None:
+    """Lay the slip warped by `m` on the page, in place: only the rectangle the slip covers is
+    warped and blended (a whole-page warp per slip cost most of a page's rendering time)."""
+    h, w = slip.shape[:2]
+    ph, pw = page.shape[:2]
+    corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], np.float64) @ m.T
+    x0, y0 = (max(0, int(np.floor(v)) - 2) for v in corners.min(axis=0))
+    x1, y1 = min(pw, int(np.ceil(corners[:, 0].max())) + 2), min(ph, int(np.ceil(corners[:, 1].max())) + 2)
+    if x0 >= x1 or y0 >= y1:
+        return
+    shifted = m.copy()
+    shifted[0, 2] -= x0
+    shifted[1, 2] -= y0
+    size = (x1 - x0, y1 - y0)
+    mask = cv2.warpAffine(np.ones((h, w), np.float32), shifted, size)[:, :, None]
+    warped = cv2.warpAffine(slip.astype(np.float32), shifted, size)
+    shade = page.mean() / 255.0
+    region = page[y0:y1, x0:x1]
+    page[y0:y1, x0:x1] = region * (1 - mask) + warped * mask * shade
 
 
 def _photo(page: np.ndarray, rng: np.random.Generator) -> np.ndarray:
