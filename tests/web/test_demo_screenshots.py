@@ -18,6 +18,7 @@ from sqlalchemy import select
 from arbiter.demo import SAMPLES, DemoOptions, run_demo
 from arbiter.draw import draw_round
 from arbiter.games import GameSpec, get_game, new_game, seat_players
+from arbiter.decoding import decode_readings, filed_tables, round_decoder
 from arbiter.ingest import file_reading
 from arbiter.models import Slip
 from arbiter.readings import parse_reading
@@ -41,9 +42,10 @@ def replay_round_for_review(store, demo_game: int) -> int:
         retain_continuation(s, game, rnd, "top", "arbitru-demo")
         game_id = game.id
         readings = [dict(r) for r in s.scalars(select(Slip.reading).where(Slip.game_id == demo_game).order_by(Slip.id))]
-    for k, record in enumerate(readings):
-        file_reading(store, game_id, 1, parse_reading(record, f"demo slip {k}", 0.95), "arbitru-demo",
-                     lambda old, new: "old")
+    pile = [parse_reading(record, f"demo slip {k}", 0.95) for k, record in enumerate(readings)]
+    decoder = round_decoder(store, game_id, 1)  # decoded against the round as `round scan` does
+    for reading, _verdict in decode_readings(decoder, pile, filed_tables(store, game_id, 1)):
+        file_reading(store, game_id, 1, reading, "arbitru-demo", lambda old, new: "old")
     return game_id
 
 
