@@ -9,14 +9,13 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from corrector.game.announcement import top_flags
-from corrector.game.bag import Bag
+from corrector.game.bag import stock_beside
 from corrector.game.continuation import Candidate, find_tops, rank_tops
 from corrector.game.tactic import TacticTop, find_tactic_tops, rank_tactic_tops
 from corrector.game.tacticmaster import SOLUTION, parse_tactic_continuation
 from corrector.words.lexicon import Lexicon, load_lexicon
 from corrector.words.movegen import top_moves
 from corrector.rulepack import RulePack, load_pack
-from corrector.tiles import JOKER
 from corrector.game.variants import load_duplicate_rules
 from corrector.judging.rack import take_from_rack
 from corrector.reasons import Violation
@@ -52,11 +51,6 @@ def _text(top: Candidate | TacticTop) -> str:
     return top.text() if isinstance(top, TacticTop) else f"{top.move.position.frs()} {top.move.word}"
 
 
-def _stock(board, pack: RulePack) -> Counter[str]:
-    on_board = Counter(JOKER if t.joker else t.letter for _, _, t in board.tiles())
-    return Bag.full(pack.tiles).counts() - on_board  # bag + group(s): every letter not on the board
-
-
 def tactic_round_tops(session: Session, game: Game, rnd: Round, chosen: str | None = None) -> RoundTops:
     """D 8.6: every best pair of the round's two groups (`corrector.game.tactic`), the D 5.3.7
     choice first; `chosen` ('H4 MODEL; 8D CASA') is the arbiter's. Announced: the other tops,
@@ -66,7 +60,7 @@ def tactic_round_tops(session: Session, game: Game, rnd: Round, chosen: str | No
     board = board_before(session, game, rnd.number, pack)
     groups = [pack.tiles.parse_rack(g) for g in rnd.rack.split("/")]
     found = find_tactic_tops(board, groups, rules.variant(game.variant), pack, lexicon_of(game, pack))
-    tops = rank_tactic_tops(found, _stock(board, pack), pack, rules.continuation, rules.end)
+    tops = rank_tactic_tops(found, stock_beside(board, pack.tiles), pack, rules.continuation, rules.end)
     retained = tops[0] if tops else None
     if chosen is not None:
         retained = next((t for t in tops if _text(t) == chosen.strip()), None)
@@ -96,7 +90,7 @@ def round_tops(session: Session, game: Game, rnd: Round, chosen: str | None = No
     variant = rules.variant(game.variant)
     board = board_before(session, game, rnd.number, pack)
     group = pack.tiles.parse_rack(rnd.rack)
-    stock = _stock(board, pack)
+    stock = stock_beside(board, pack.tiles)
     bag = stock - Counter(group)
     found = find_tops(board, group, dict(bag), variant, pack, lexicon_of(game, pack), top_moves)
     tops = rank_tops(found, stock, pack, rules.continuation, rules.end)

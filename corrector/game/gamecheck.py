@@ -49,23 +49,12 @@ def check_game_log(game: GameLog, pack: RulePack, lexicon: Any, rules: Duplicate
         problem = judge(group, Bag(pack.tiles, bag_after))
         if problem is not None:
             problems.append(f"{where}: group {r.group} breaks {problem.article}: {problem.message()}")
-        try:
-            move = Move(parse_frs(r.position), pack.tiles.parse_word(r.word))
-        except NotationError as exc:
-            problems.append(f"{where}: {exc}")
+        placed = _logged_move(where, r.position, r.word, r.score, board, pack, lexicon, problems)
+        if placed is None:
             break
-        placed = place_move(board, move, pack)
-        if not isinstance(placed, Placement):
-            problems.append(f"{where}: {move}: {placed}")
-            break
-        if placed.score != r.score:
-            problems.append(f"{where}: {move} scores {placed.score}, the log says {r.score}")
-        missing = [w.text for w in placed.words if w.text not in lexicon]
-        if missing:
-            problems.append(f"{where}: {move}: not in the word list: {', '.join(missing)}")
         use = use_rack(variant, group, bag_after, [t for _, _, t in placed.new_tiles])
         if not isinstance(use, RackUse):
-            problems.append(f"{where}: {move}: {use}")
+            problems.append(f"{where}: {placed.move}: {use}")
             break
         apply_placement(board, placed)
         total += placed.score
@@ -74,6 +63,27 @@ def check_game_log(game: GameLog, pack: RulePack, lexicon: Any, rules: Duplicate
         leave = Counter(use.leave)
     problems += _check_end(game, board, total, full, pack, rules, finished)
     return problems
+
+
+def _logged_move(where: str, position: str, word: str, logged: int, board: Board, pack: RulePack, lexicon: Any,
+                 problems: list[str]) -> Placement | None:
+    """One move of the log placed on the board by the one scorer: a score or a word the log gets
+    wrong is noted; None (noted too) when the move cannot be placed, so the log replays no further."""
+    try:
+        move = Move(parse_frs(position), pack.tiles.parse_word(word))
+    except NotationError as exc:
+        problems.append(f"{where}: {exc}")
+        return None
+    placed = place_move(board, move, pack)
+    if not isinstance(placed, Placement):
+        problems.append(f"{where}: {move}: {placed}")
+        return None
+    if placed.score != logged:
+        problems.append(f"{where}: {move} scores {placed.score}, the log says {logged}")
+    missing = [w.text for w in placed.words if w.text not in lexicon]
+    if missing:
+        problems.append(f"{where}: {move}: not in the word list: {', '.join(missing)}")
+    return placed
 
 
 def _check_end(game: GameLog, board: Board, total: int, full: Counter[str], pack: RulePack, rules: DuplicateRules,
@@ -133,23 +143,12 @@ def check_tactic_log(game: GameLog, pack: RulePack, lexicon: Any, rules: Duplica
         round_score = 0
         leaves = Counter(in_groups)
         for part in r.parts:
-            try:
-                move = Move(parse_frs(part.position), pack.tiles.parse_word(part.word))
-            except NotationError as exc:
-                problems.append(f"{where}: {exc}")
+            placed = _logged_move(where, part.position, part.word, part.score, board, pack, lexicon, problems)
+            if placed is None:
                 return problems
-            placed = place_move(board, move, pack)
-            if not isinstance(placed, Placement):
-                problems.append(f"{where}: {move}: {placed}")
-                return problems
-            if placed.score != part.score:
-                problems.append(f"{where}: {move} scores {placed.score}, the log says {part.score}")
-            missing = [w.text for w in placed.words if w.text not in lexicon]
-            if missing:
-                problems.append(f"{where}: {move}: not in the word list: {', '.join(missing)}")
             use = use_rack(variant, groups[part.group_index], {}, [t for _, _, t in placed.new_tiles])
             if not isinstance(use, RackUse):
-                problems.append(f"{where}: {move}: {use} (group {labels[part.group_index]})")
+                problems.append(f"{where}: {placed.move}: {use} (group {labels[part.group_index]})")
                 return problems
             apply_placement(board, placed)
             round_score += placed.score
