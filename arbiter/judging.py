@@ -33,7 +33,7 @@ APPEAL_ACTIONS = {"warning": "cancel_warning", "penalty": "cancel_penalty", "inc
 NOT_FOR_REVIEW = ("APPEAL_APPLIED",)
 
 
-def _held(session: Session, rnd: Round) -> set[int]:
+def held_slips(session: Session, rnd: Round) -> set[int]:
     """Slips whose reading is still in the review queue: not judged until an arbiter has looked."""
     return set(session.scalars(select(ReviewItem.slip_id).where(ReviewItem.round_id == rnd.id,
                                                                 ReviewItem.kind == "reading",
@@ -77,7 +77,7 @@ def build_case(session: Session, game: Game, through_round: int | None = None) -
     for rnd in rounds(session, game):
         if through_round is not None and rnd.number > through_round:
             break
-        waiting = _held(session, rnd)
+        waiting = held_slips(session, rnd)
         slips = []
         for s in session.scalars(select(Slip).where(Slip.round_id == rnd.id, Slip.state == "filed",
                                                     Slip.table_no.is_not(None)).order_by(Slip.table_no)):

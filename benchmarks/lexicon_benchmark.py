@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-DEMO = ROOT / "samples" / "wordlists" / "ro-demo-hunspell.txt.gz"
+from samples import DEMO_WORDS as DEMO  # noqa: E402  (the bundled demo list, not LOC)
 
 _LOAD = """
 import json, sys, time

@@ -27,7 +27,7 @@ from corrector.placement import apply_placement, place_move  # noqa: E402
 from corrector.rulepack import load_pack  # noqa: E402
 from corrector.tiles import JOKER  # noqa: E402
 
-DEMO = ROOT / "samples" / "wordlists" / "ro-demo-hunspell.txt.gz"
+from samples import DEMO_WORDS as DEMO  # noqa: E402  (the bundled demo list, not LOC)
 
 
 def positions(pack, lexicon, count: int, seed: int):

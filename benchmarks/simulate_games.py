@@ -23,7 +23,7 @@ from corrector.words.lexicon import load_lexicon  # noqa: E402
 from corrector.rulepack import load_pack  # noqa: E402
 from corrector.game.variants import load_duplicate_rules  # noqa: E402
 
-DEMO = Path(__file__).resolve().parents[1] / "samples" / "wordlists" / "ro-demo-hunspell.txt.gz"
+from samples import DEMO_WORDS as DEMO  # noqa: E402  (the bundled demo list, not LOC)
 
 
 def main() -> int:

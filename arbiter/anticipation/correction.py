@@ -26,7 +26,7 @@ from ..audit import Change, record
 from .letters import BLIND, blind_groups
 from ..errors import WorkflowError
 from ..games import get_game, get_round, players, require_kind, rounds, verify_wordlist
-from ..judging import _held, upsert_fields
+from ..judging import held_slips, upsert_fields
 from ..models import Appeal, Decision, Game, Sanction, Slip, Standing
 from ..store import Store
 
@@ -54,7 +54,7 @@ def build_input(session: Session, game: Game, through_round: int | None = None) 
     for rnd in rounds(session, game):
         if rnd.number > len(order):
             break
-        waiting = _held(session, rnd)
+        waiting = held_slips(session, rnd)
         for s in session.scalars(select(Slip).where(Slip.round_id == rnd.id, Slip.state == "filed",
                                                     Slip.table_no.is_not(None)).order_by(Slip.table_no)):
             if s.id in waiting:

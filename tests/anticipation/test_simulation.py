@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import gzip
 import random
-from pathlib import Path
 
 import pytest
 
@@ -20,7 +19,7 @@ from corrector.words.movegen import Play, generate_moves
 
 from .helpers import move, slip
 
-DEMO = Path(__file__).resolve().parents[2] / "samples" / "wordlists" / "ro-demo-hunspell.txt.gz"
+from samples import DEMO_WORDS as DEMO  # noqa: E402  (the bundled demo list, not LOC)
 PLAYERS, ROUNDS, SEED = 20, 14, 2026
 
 
