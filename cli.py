@@ -9,7 +9,6 @@ import traceback
 from datetime import datetime, timezone
 
 import click
-from sqlalchemy.exc import IntegrityError
 
 from arbiter.commands import ALL_COMMANDS
 from exitcodes import ExitCode, FluturasError
@@ -53,15 +52,17 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo("interrupted: the step in flight was not stored", err=True)
             ctx.exit(int(ExitCode.INTERRUPTED))
-        except IntegrityError as exc:  # two commands raced to store the same row: the loser stored nothing
-            click.echo(f"error: another command stored the same record meanwhile ({_one_line(str(exc.orig))[:120]}); "
-                       f"nothing of this command was stored, run it again", err=True)
-            ctx.exit(int(ExitCode.CONFLICT))
         except OSError as exc:
             where = exc.filename if exc.filename is not None else "file"
             click.echo(f"error: {where}: {_one_line(exc.strerror or str(exc))}", err=True)
             ctx.exit(int(ExitCode.FILE_ACCESS))
         except Exception as exc:  # noqa: BLE001 — the one place every other failure is turned into a line
+            from sqlalchemy.exc import IntegrityError  # here, not at start-up: most commands never open a store
+
+            if isinstance(exc, IntegrityError):  # two commands raced to store the same row: the loser stored nothing
+                click.echo(f"error: another command stored the same record meanwhile ({_one_line(str(exc.orig))[:120]}); "
+                           f"nothing of this command was stored, run it again", err=True)
+                ctx.exit(int(ExitCode.CONFLICT))
             log = _log_traceback(exc)
             message = _one_line(str(exc))[:200]
             click.echo(f"internal error: {type(exc).__name__}: {message} (details in {log})", err=True)

@@ -22,10 +22,10 @@ from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
+from . import DEFAULT_DB
 from .errors import ConcurrentChange, FileAccess, StoreError
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-DEFAULT_DB = "fluturas.db"  # the store the commands open when neither --db nor $FLUTURAS_DB says
 DEFAULT_URL = f"sqlite:///{DEFAULT_DB}"
 _PG_MIGRATION_LOCK = 0x666C7574  # "flut": one advisory lock id for schema upgrades
 

@@ -5,7 +5,7 @@ import json
 
 import click
 
-from arbiter.store import DEFAULT_DB
+from arbiter import DEFAULT_DB
 
 
 # What the store can hold (a PostgreSQL INTEGER): a larger number is refused as a usage error
