@@ -139,3 +139,28 @@ def test_demo_list_moves_are_legal_and_scored_by_placement():
             if not t.joker:
                 bag.remove(t.letter)
     assert checked > 1000
+
+
+def test_best_score_over_chosen_lines_is_the_best_record_there():
+    """The compiled generator's best score alone, over a subset of rows (words across) and
+    columns (words down), equals the best of the full records on those lines (the tactic top's
+    second-move search, corrector.game.tactic)."""
+    from corrector.words import _movegen
+    from corrector.words.movegen import _arguments
+
+    lex = load_lexicon(DEMO, RO)
+    board = Board()
+    for letters in ("CASAXEZ", "MODELAR", "PISICUT"):  # three tops make a mid-game board
+        apply_placement(board, place_move(board, top_moves(board, letters, RO, lex)[0].move, RO))
+    rack = list(RO.tiles.parse_rack("MASA?SC"))
+    records = generate_records(board, rack, RO, lex)
+    args = _arguments(board, rack, RO, lex)
+    rng = random.Random(4)
+    for _ in range(40):
+        rows, cols = rng.getrandbits(15), rng.getrandbits(15)
+        across = records["horizontal"].astype(bool)
+        inside = (across & (rows >> records["row"].astype(int) & 1).astype(bool)) | (
+            ~across & (cols >> records["col"].astype(int) & 1).astype(bool))
+        want = int(records["score"][inside].max()) if inside.any() else None
+        assert _movegen.best_score(*args, rows, cols) == want
+    assert _movegen.best_score(*args) == int(records["score"].max())

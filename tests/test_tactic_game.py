@@ -14,7 +14,7 @@ from corrector.board import Board
 from corrector.errors import GameError
 from corrector.game.gamecheck import check_any_game_log, check_tactic_log
 from corrector.game.gamemaster import GameMaster
-from corrector.game.tactic import find_tactic_tops
+from corrector.game.tactic import _board_after, _first_moves, _SecondScores, find_tactic_tops
 from corrector.game.tacticmaster import TacticGameMaster, master_for
 from corrector.game.variants import load_duplicate_rules
 from corrector.judging.case import parse_case
@@ -22,7 +22,7 @@ from corrector.judging.judge import judge_case
 from corrector.judging.report import result_json
 from corrector.placement import Placement, apply_placement, place_move
 from corrector.words.lexicon import load_lexicon
-from corrector.words.movegen import generate_moves
+from corrector.words.movegen import compiled_available, generate_moves, generate_records
 from tests.conftest import REPO
 from tests.test_judge import WORDS
 
@@ -87,6 +87,23 @@ def test_D_8_6_the_tactic_top_is_the_best_pair_of_both_orders(ro, demo, rules, s
         used = [Counter(m.use.from_group) for m in top.moves]
         order = (top.first_group, 1 - top.first_group)
         assert all(not (u - Counter(groups[g])) for u, g in zip(used, order))
+
+
+@pytest.mark.parametrize("seed, rounds", [(7, 0), (7, 3), (12, 6)])
+def test_D_8_6_the_bound_on_second_moves_keeps_the_search_exact(ro, demo, seed, rounds):
+    """A first move changes only the lines it touches; the second group is searched again only
+    there, the other lines keep their best from the round's board. With a joker in each group
+    (where first moves are most numerous), the best second move so found equals a search of the
+    whole board after the first move, for first moves drawn at random, on an empty board too."""
+    assert compiled_available()  # the bound lives in the compiled generator's line masks
+    board, _ = mid_game(ro, demo, seed, rounds)
+    groups = [list("NUETPI?"), list("XENORS?")]
+    for a, b in ((0, 1), (1, 0)):
+        seconds = _SecondScores(board, groups[b], ro, demo)
+        firsts = _first_moves(board, groups[a], ro, demo)
+        for first in random.Random(seed + a).sample(firsts, min(120, len(firsts))):
+            whole = generate_records(_board_after(board, first.deposit), groups[b], ro, demo)["score"]
+            assert seconds.best(first.deposit) == (int(whole.max()) if whole.size else None), first.deposit
 
 
 def test_D_8_6_a_pair_may_need_the_second_group_first(ro, rules, small):

@@ -4,8 +4,10 @@ every pair reaching it is an equal top.
 
 The search is exact, for each order: every first move of the first group (one per deposit, from the
 compiled all-moves generator, ~0.2 ms a position), and for each one the best second move of the
-other group on the board after it (one more generator call, scores only; the moves themselves are
-built only for the pairs that reach the top). When no pair exists (the second group has no move
+other group on the board after it. A bound prunes that second search: the first move changes only
+the lines it touches, the other lines keep the best they have on the round's board (one search a
+round), so the generator runs again on the touched lines alone, for their best score only
+(`_SecondScores`). The moves themselves are built only for the pairs that reach the top. When no pair exists (the second group has no move
 after any first), the top is the best single move (the player may play only one, D 8.6).
 """
 from __future__ import annotations
@@ -59,9 +61,7 @@ class TacticTop:
 
 
 def _scores(board: Board, group: Sequence[str], pack: RulePack, lexicon: Any) -> np.ndarray:
-    from corrector.words.movegen import generate_records
-
-    return generate_records(board, list(group), pack, lexicon)["score"]
+    return _records(board, group, pack, lexicon)["score"]
 
 
 def _candidates(board: Board, group: Sequence[str], variant: Variant, pack: RulePack, lexicon: Any,
@@ -103,10 +103,14 @@ def _first_moves(board: Board, group: Sequence[str], pack: RulePack, lexicon: An
 
 
 class _SecondScores:
-    """The best score of the second group on the board after each first move. The generator's
-    arguments (premiums, values, the word list's arrays) are built once a round; only the squares
-    the first move fills change from one call to the next (the compiled generator; the Python twin
-    goes through `generate_records`)."""
+    """The best score of the second group on the board after each first move, exact.
+
+    The bound that prunes the search: a first move changes only the lines it touches (the lines
+    through its tiles, and the lines of the empty squares at either end of every word running
+    through one of its tiles). A second move on any other line forms the same words, with the
+    same score, as on the round's board, so the best of those lines is known from one search
+    of the round's board. Only the touched lines are searched again, for their best score alone
+    (the compiled generator, nothing written out); the Python twin searches the whole board."""
 
     def __init__(self, board: Board, group: Sequence[str], pack: RulePack, lexicon: Any) -> None:
         from corrector.rulepack import SIZE
@@ -116,21 +120,64 @@ class _SecondScores:
         self.compiled = movegen._compiled
         self.args = movegen._arguments(board, self.group, pack, lexicon) if self.compiled is not None else None
         self.index = lexicon.index
+        self.occupied = {(r, c) for r, c, _tile in board.tiles()}
+        # the best second move per line on the round's board, best first, as (score, is a row,
+        # line); on an empty board every second move must touch the first, so no line keeps one
+        self.line_tops: list[tuple[int, bool, int]] = []
+        if self.args is not None and self.occupied:
+            records = _records(board, self.group, pack, lexicon)
+            best: dict[tuple[bool, int], int] = {}
+            for score, row, col, across in zip(records["score"].tolist(), records["row"].tolist(),
+                                               records["col"].tolist(), records["horizontal"].tolist()):
+                key = (True, row) if across else (False, col)
+                best[key] = max(best.get(key, score), score)
+            self.line_tops = sorted(((score, *key) for key, score in best.items()), reverse=True)
+
+    def touched_lines(self, deposit: frozenset) -> tuple[int, int]:
+        """The rows and columns (bit masks) where a second move could meet the first move's tiles."""
+        squares = {(r, c) for r, c, _letter, _joker in deposit}
+        occupied = self.occupied | squares
+        rows = cols = 0
+        for r, c in squares:
+            rows |= 1 << r | _ends(occupied, r, c, 1, 0, self.size)
+            cols |= 1 << c | _ends(occupied, r, c, 0, 1, self.size)
+        return rows, cols
 
     def best(self, deposit: frozenset) -> int | None:
         if self.args is None:
             scores = _scores(_board_after(self.board, deposit), self.group, self.pack, self.lexicon)
-        else:
-            from corrector.words.movegen import RECORD
+            return int(scores.max()) if scores.size else None
+        rows, cols = self.touched_lines(deposit)
+        untouched = next((score for score, is_row, line in self.line_tops
+                          if not ((rows if is_row else cols) >> line & 1)), None)
+        args = list(self.args)
+        cells, jokers = args[5].copy(), args[6].copy()
+        for r, c, letter, joker in deposit:
+            cells[r * self.size + c] = self.index[letter]
+            jokers[r * self.size + c] = joker
+        args[5], args[6] = cells, jokers
+        touched = self.compiled.best_score(*args, rows, cols)
+        return max((s for s in (untouched, touched) if s is not None), default=None)
 
-            args = list(self.args)
-            cells, jokers = args[5].copy(), args[6].copy()
-            for r, c, letter, joker in deposit:
-                cells[r * self.size + c] = self.index[letter]
-                jokers[r * self.size + c] = joker
-            args[5], args[6] = cells, jokers
-            scores = np.frombuffer(self.compiled.generate(*args), dtype=RECORD)["score"]
-        return int(scores.max()) if scores.size else None
+
+def _records(board: Board, group: Sequence[str], pack: RulePack, lexicon: Any) -> np.ndarray:
+    from corrector.words.movegen import generate_records
+
+    return generate_records(board, list(group), pack, lexicon)
+
+
+def _ends(occupied: set, r: int, c: int, dr: int, dc: int, size: int) -> int:
+    """The empty squares just before and after the run of tiles through (r, c) along (dr, dc),
+    as a bit mask of their lines (rows when the run goes down, columns when it goes across)."""
+    mask = 0
+    for step in (-1, 1):
+        i = 1
+        while (r + step * i * dr, c + step * i * dc) in occupied:
+            i += 1
+        end_r, end_c = r + step * i * dr, c + step * i * dc
+        if 0 <= end_r < size and 0 <= end_c < size:
+            mask |= 1 << (end_r if dr else end_c)
+    return mask
 
 
 def _board_after(board: Board, deposit: frozenset) -> Board:

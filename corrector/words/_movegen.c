@@ -59,6 +59,11 @@ typedef struct {
     Rec *out;
     size_t n, cap;
     int oom;
+    /* lines searched (bit `line` of rows for words across, of cols for words down) and, for the
+     * best score alone, the best found so far (records are then dropped once scored) */
+    uint32_t rows, cols;
+    int best_only, found;
+    int32_t best;
 } Gen;
 
 static inline void take(Gen *g, int L) {
@@ -127,7 +132,7 @@ static inline void variant(Gen *g, const Rec *base, int32_t score, uint32_t jmas
  * joker on new tile i takes delta[i] off the score. The walk took real tiles first (wforced:
  * squares that had to be jokers, the group holding no more of that letter); a placement is
  * legal when it puts on each letter at least as many jokers as the walk had to. */
-static void record(Gen *g, int s, int end, int main_sum, int wmul, int cross_total, int placed) {
+static void record_all(Gen *g, int s, int end, int main_sum, int wmul, int cross_total, int placed) {
     if (g->oom) return;
     int len = end - s;
     /* the left part is only written out and scored for words that get recorded */
@@ -234,6 +239,17 @@ static void record(Gen *g, int s, int end, int main_sum, int wmul, int cross_tot
             }
         }
     }
+}
+
+/* Records a word; for the best score alone, keeps the best of its joker placements and drops
+ * the records, so the search writes nothing out (the tactic top asks this once per first move). */
+static void record(Gen *g, int s, int end, int main_sum, int wmul, int cross_total, int placed) {
+    size_t n0 = g->n;
+    record_all(g, s, end, main_sum, wmul, cross_total, placed);
+    if (!g->best_only) return;
+    for (size_t i = n0; i < g->n; i++)
+        if (!g->found || g->out[i].score > g->best) g->best = g->out[i].score, g->found = 1;
+    g->n = n0;
 }
 
 /* The children of `node` whose letters are in `allowed` (a subset of the node's mask), in
@@ -362,12 +378,15 @@ static int need(Py_buffer *b, Py_ssize_t len, const char *name) {
     return 1;
 }
 
-static PyObject *py_generate(PyObject *self, PyObject *args) {
+/* The search behind both entry points: every move (records out) or the best score alone, over
+ * the lines in `rows` (words across) and `cols` (words down). */
+static PyObject *run(PyObject *args, int best_only) {
     Py_buffer start, letter, target, final, mask, board, board_joker, values, lmult, wmult, rack;
     int jokers, rack_size, bingo_bonus, start_sq, alpha;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*y*y*y*iiiii", &start, &letter, &target, &final, &mask,
+    unsigned int rows = (1u << N) - 1, cols = (1u << N) - 1;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*y*y*y*iiiii|II", &start, &letter, &target, &final, &mask,
                           &board, &board_joker, &values, &lmult, &wmult, &rack, &jokers, &rack_size,
-                          &bingo_bonus, &start_sq, &alpha))
+                          &bingo_bonus, &start_sq, &alpha, &rows, &cols))
         return NULL;
     Py_buffer *all_bufs[] = {&start, &letter, &target, &final, &mask, &board, &board_joker, &values, &lmult, &wmult, &rack};
     PyObject *result = NULL;
@@ -390,6 +409,10 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
     g->wmult = (const uint8_t *)wmult.buf;
     g->rack_size = rack_size;
     g->bingo_bonus = bingo_bonus;
+    g->rows = rows;
+    g->cols = cols;
+    g->best_only = best_only;
+    g->found = 0;
     g->jokers = jokers;
     g->jokers0 = jokers;
     g->all = ((uint64_t)1 << alpha) - 1;
@@ -432,15 +455,25 @@ static PyObject *py_generate(PyObject *self, PyObject *args) {
         Py_END_ALLOW_THREADS
         if (g->oom) { PyErr_NoMemory(); goto done; }
     }
-    result = records_new(g);
+    if (best_only) result = !g->found ? Py_NewRef(Py_None) : PyLong_FromLong(g->best);
+    else result = records_new(g);
 done:
     if (g) { free(g->out); free(g); }
     for (size_t i = 0; i < sizeof(all_bufs) / sizeof(all_bufs[0]); i++) PyBuffer_Release(all_bufs[i]);
     return result;
 }
 
+static PyObject *py_generate(PyObject *self, PyObject *args) {
+    return run(args, 0);
+}
+
+static PyObject *py_best_score(PyObject *self, PyObject *args) {
+    return run(args, 1);
+}
+
 static PyMethodDef methods[] = {
-    {"generate", py_generate, METH_VARARGS, "All moves as packed records (see corrector.movegen.RECORD), in a buffer object."},
+    {"generate", py_generate, METH_VARARGS, "All moves as packed records (see corrector.movegen.RECORD), in a buffer object; optional row and column masks restrict the lines searched."},
+    {"best_score", py_best_score, METH_VARARGS, "The best move's score (None without a move), with the arguments of generate."},
     {NULL, NULL, 0, NULL},
 };
 

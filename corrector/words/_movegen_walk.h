@@ -78,7 +78,9 @@ static WALK_ATTR void W(left_part)(Gen *g, int k, uint32_t node, int limit) {
 /* Cross-checks for moves along `horizontal`: which letters make a word with the tiles
  * above and below (or left and right) of each empty square, and those tiles' value. */
 static WALK_ATTR void W(cross_checks)(Gen *g, int horizontal, uint64_t *cross, uint8_t *has, int32_t *sum) {
+    uint32_t lines = horizontal ? g->rows : g->cols;
     for (int line = 0; line < N; line++) {
+        if (!((lines >> line) & 1u)) continue; /* a line not searched needs no cross-checks */
         for (int pos = 0; pos < N; pos++) {
             int sq = sq_of(horizontal, line, pos);
             cross[sq] = g->all;
@@ -119,7 +121,9 @@ static WALK_ATTR void W(generate_direction)(Gen *g, int horizontal, const uint8_
     int32_t sum[SQ];
     W(cross_checks)(g, horizontal, cross, has, sum);
     g->horizontal = horizontal;
+    uint32_t lines = horizontal ? g->rows : g->cols;
     for (int line = 0; line < N; line++) {
+        if (!((lines >> line) & 1u)) continue;
         int any_anchor = 0;
         g->line = line;
         for (int pos = 0; pos < N; pos++) {
