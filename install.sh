@@ -42,7 +42,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 stamp=.venv/.fluturas-installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ -n "$(find corrector -name '*.c' -newer "$stamp" 2>/dev/null)" ]; then
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ -n "$(find corrector \( -name '*.c' -o -name '*.h' \) -newer "$stamp" 2>/dev/null)" ]; then
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -e ".[dev]"
   touch "$stamp"
