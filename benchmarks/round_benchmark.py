@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from corrector.decoding import Priors, Reading, RoundKnowledge, SlipDecoder, decode_round, load_priors  # noqa: E402
 from corrector.decoding.confusion import fit, save_confusion  # noqa: E402
 from corrector.decoding.evidence import CLASSES, box_distribution  # noqa: E402
-from corrector.decoding.priors import save_threshold  # noqa: E402
+from corrector.decoding.priors import save_fitted, save_threshold  # noqa: E402
 from corrector.game.gamemaster import GameMaster  # noqa: E402
 from corrector.judging.decision import RoundContext  # noqa: E402
 from corrector.judging.group import build_group  # noqa: E402
@@ -316,6 +316,40 @@ def calibrate(tally: Tally, floor: float, margin: float, agrees: bool) -> float:
     return edge + margin * (1 - edge)
 
 
+# The priors fitted on calibration hands, by turns, each over these values: how far the joker mark
+# detector's confidence is doubted, and the free reading's prior (how readily ink that spells no
+# legal move is believed). The other priors are set by hand (priors.json).
+PRIOR_GRID = (("mark.doubt", (0.0, 0.05, 0.1)), ("free", (0.0003, 0.001, 0.003, 0.01)))
+
+
+def decided_at_edge(scores: list) -> tuple[int, float]:
+    """How many calibration slips are decided at the lowest threshold that decides none wrong."""
+    edge = max([0.5] + [min(1.0, p + 1e-6) for p, decidable, right, _ in scores if decidable and not right])
+    return sum(1 for p, decidable, _, _ in scores if decidable and p >= edge), edge
+
+
+def fit_priors(args, priors: Priors, passes: int = 2) -> Priors:
+    """Coordinate search over PRIOR_GRID on the calibration readings (replayed, not rescanned), two
+    passes: keep each value that decides the most calibration slips with none decided wrong."""
+    tried: dict[tuple, int] = {}
+    for _ in range(passes):
+        for key, values in PRIOR_GRID:
+            results = []
+            for value in values:
+                trial = priors.adjusted({key: value})
+                config = tuple(sorted((k, str(getattr(trial, k))) for k in ("free", "mark")))
+                if config not in tried:
+                    tally = simulate(args, None, None, [], replace(trial, threshold=1.0, threshold_overrule=1.0))
+                    tried[config], edge = decided_at_edge(tally.scores)
+                    print(f"  {key} = {value} (free {trial.free}, mark doubt {trial.mark.get('doubt', 0.0)}): "
+                          f"{tried[config]} of {len(tally.scores)} calibration slips decided at threshold {edge:.6f}, "
+                          f"none wrong", flush=True)
+                results.append((tried[config], value))
+            priors = priors.adjusted({key: max(results)[1]})
+    save_fitted({"free": priors.free, "mark.doubt": priors.mark.get("doubt", 0.0)})
+    return priors
+
+
 def report(tally: Tally, args, threshold: float) -> None:
     pct = lambda a, b: f"{100.0 * a / b:.2f} %" if b else "n/a"  # noqa: E731
     print(f"fonts {args.fonts}, mix {args.mix}, seed {args.seed}, thresholds {threshold:.6f} / "
@@ -376,6 +410,8 @@ def main() -> int:
         save_confusion(confusion)
         print(f"reader confusions fitted on {sum(1 for _ in confusion_boxes(kept['piles']))} calibration boxes, "
               f"weight {confusion.weight}; stored in corrector/decoding/confusion.json")
+        print("priors fitted on the calibration slips (stored in corrector/decoding/priors.json):")
+        priors = fit_priors(args, priors)
     tally = simulate(args, reader, template, fonts.resolve(split).paths,
                      replace(priors, threshold=1.0, threshold_overrule=1.0) if args.calibrate else priors)
     if args.replay:

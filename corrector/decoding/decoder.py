@@ -346,7 +346,7 @@ class SlipDecoder:
     def decode(self, record: Mapping[str, Any] | SlipInk) -> Verdict:
         p = self.p
         ink = record if isinstance(record, SlipInk) else slip_ink(record, p.mark["decided"], p.mark["undecided"],
-                                                                  self.confusion)
+                                                                  self.confusion, p.mark.get("doubt", 0.0))
         legal, free = self._move_parts(ink)
         right = p.log("score", "right")
         bound = dict(legal)
@@ -474,7 +474,8 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]], taken: 
     is at that table (a mean-field fit over the pile; tables already filed, `taken`, hold none):
     a table another slip's ink names for sure is not this slip's. A slip whose ink names mostly a
     table (more than half) is never moved off it: if another slip claims it too, both keep their
-    reading, and two slips decided for one table both go to review."""
+    reading, and a slip decided for a table that another slip of the pile most likely names, decided
+    or in review, goes to review."""
     verdicts = [decoder.decode(r) for r in records]
     if not verdicts:
         return []
@@ -511,7 +512,9 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]], taken: 
                 verdicts[i] = replace(v, decided=False, doubt="every table this slip may name already has a slip")
                 continue
             verdicts[i] = decoder.with_tables(v, new)
-    count = Counter(v.best.reading.table for v in verdicts if v.decided)
+    # a claim counts whether or not its slip is decided: a slip in review most likely at table t
+    # will be filed there by the arbiter, so a slip decided for t alone would be silently doubled
+    count = Counter(v.best.reading.table for v in verdicts if v.best.reading.table is not None)
     for i, v in enumerate(verdicts):
         t = v.best.reading.table
         if v.decided and (count[t] > 1 or t in taken):

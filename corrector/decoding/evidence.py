@@ -89,15 +89,19 @@ def _typed(text: str, classes: str, confidence: float | None = None) -> np.ndarr
     return rows
 
 
-def _mark(char: Mapping[str, Any], decided_p: float, undecided_p: float) -> float:
+def _mark(char: Mapping[str, Any], decided_p: float, undecided_p: float, doubt: float = 0.0) -> float:
+    """The chance the box carries a joker mark. The detector's own confidence is mixed with an even
+    chance by `doubt`: on hands it never saw it misses a circle, or sees one, with more confidence
+    than it should (fitted on calibration hands, `priors.json` mark.doubt)."""
     marks = char.get("marks")
     if isinstance(marks, Mapping) and marks:
-        return float(min(1 - FLOOR, max(FLOOR, 1 - math.prod(1 - float(v) for v in marks.values()))))
+        seen = 1 - math.prod(1 - float(v) for v in marks.values())
+        return float(min(1 - FLOOR, max(FLOOR, (1 - doubt) * seen + doubt / 2)))
     return decided_p if char.get("joker") else undecided_p
 
 
 def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: float = 0.01,
-              confusion: Confusion | None = None) -> FieldInk:
+              confusion: Confusion | None = None, mark_doubt: float = 0.0) -> FieldInk:
     """A field of the record: `{text, chars: [...], jokers}` from the scanner, or a plain value."""
     if not isinstance(item, Mapping):
         text = "" if item is None else str(item).strip().upper()
@@ -112,7 +116,7 @@ def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: flo
                         marks, text)
     mix = confusion.mix if confusion is not None and confusion.classes == classes else (lambda p: p)
     logp = np.stack([_log(mix(box_distribution(c, classes))) for c in chars])
-    marks = np.array([_mark(c, decided_p, undecided_p) for c in chars])
+    marks = np.array([_mark(c, decided_p, undecided_p, mark_doubt) for c in chars])
     circled = [False] + [_circled(c) for c in chars[:-1]]
     return FieldInk(logp, marks, text, np.array([blank_chance(c.get("ink"), after) for c, after in zip(chars, circled)]))
 
@@ -145,7 +149,7 @@ def _qr(text: Any) -> dict[str, int]:
 
 
 def slip_ink(record: Mapping[str, Any], decided_p: float = 0.97, undecided_p: float = 0.01,
-             confusion: Confusion | None = None) -> SlipInk:
+             confusion: Confusion | None = None, mark_doubt: float = 0.0) -> SlipInk:
     """The evidence of one reading record; a field the record lacks is an empty field."""
     classes = str(record.get("classes") or CLASSES).upper()
     given = {str(k).lower(): v for k, v in (record.get("fields") or {}).items()}
@@ -154,5 +158,5 @@ def slip_ink(record: Mapping[str, Any], decided_p: float = 0.97, undecided_p: fl
     fields = {}
     for name, aliases in FIELDS.items():
         item = next((given[a] for a in aliases if a in given), None)
-        fields[name] = field_ink(item, classes, decided_p, undecided_p, confusion)
+        fields[name] = field_ink(item, classes, decided_p, undecided_p, confusion, mark_doubt)
     return SlipInk(classes, fields, _qr(record.get("qr")))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,17 @@ class Priors:
         value = float(getattr(self, group)[name])
         return math.log(value) if value > 0 else -math.inf
 
+    def adjusted(self, values: dict[str, float]) -> "Priors":
+        """These priors with some values replaced; `mark.doubt` names a value inside a group."""
+        out = self
+        for key, value in values.items():
+            group, _, name = key.partition(".")
+            if name:
+                out = replace(out, **{group: {**getattr(out, group), name: value}})
+            else:
+                out = replace(out, **{group: value})
+        return out
+
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
@@ -44,6 +55,18 @@ class Priors:
 def load_priors(path: Path = PRIORS_FILE) -> Priors:
     data = json.loads(path.read_text(encoding="utf-8"))
     return Priors(**{k: v for k, v in data.items() if not k.startswith("_")})
+
+
+def save_fitted(values: dict[str, float], path: Path = PRIORS_FILE) -> None:
+    """Store priors fitted on calibration hands (`free`, `mark.doubt`), keeping the rest of the file."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for key, value in values.items():
+        group, _, name = key.partition(".")
+        if name:
+            data[group][name] = value
+        else:
+            data[group] = value
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def save_threshold(threshold: float, overrule: float | None = None, path: Path = PRIORS_FILE) -> None:

@@ -6,8 +6,11 @@ keeps its warning (D 6.2.d) — and the same slips with ambiguous ink are flagge
 Round 1 on the empty board with the group AEMODLR: H4 MODEL = 26 (a top), H8 MODEL = 20."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from corrector.decoding import SlipDecoder
 from corrector.decoding.evidence import slip_ink
 from tests.decoding.helpers import decoder, record
 
@@ -115,3 +118,20 @@ def test_candidates_json_shape(dec):
     first = v.candidates_json()[0]
     assert set(first) == {"reading", "probability", "outcome", "boxes"}
     assert set(first["outcome"]) == {"status", "credited", "warning", "penalty", "articles"}
+
+
+def test_a_circle_the_detector_missed_is_not_ruled_unmarked_for_sure(ro):
+    """The L of MODEL can only be the joker (the group holds no L). The mark detector gives its
+    circle 1 in 100,000: taken at its word that is a sure "joker not marked" warning (RULES.md §3),
+    but on unseen hands the detector misses circles, so with its confidence doubted (priors.json
+    mark.doubt) the slip goes to review with both readings."""
+    dec = decoder(ro, WORDS, "AEMOD?R", round_no=1)
+    rec = record(1, 5, 24, "H4", "MODEL", jokers=(4,))
+    rec["fields"]["depunere"]["chars"][4]["marks"] = {"circle": 1e-5, "dot": 1e-5, "tick": 1e-5}
+    trusting = replace(dec.p, mark={**dec.p.mark, "doubt": 0.0})
+    taken = SlipDecoder(dec.k, trusting, confusion=None).decode(rec)
+    assert taken.decided and taken.best.outcome.warning == "JOKER_NOT_MARKED"
+    assert dec.p.mark["doubt"] > 0
+    doubted = dec.decode(rec)
+    assert not doubted.decided
+    assert {c.outcome.warning for c in doubted.candidates} >= {"JOKER_NOT_MARKED", None}

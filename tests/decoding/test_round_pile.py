@@ -50,3 +50,15 @@ def test_confusions_learnt_on_calibration_boxes_soften_a_systematic_misread():
     assert abs(mixed.sum() - 1) < 1e-9 and mixed[r] > mixed[k] > 0.1  # three R written for every K read
     ink = slip_ink(record(1, 5, 26, "H4", "MODEK"), confusion=confusion)
     assert ink.fields["word"].logp[4, r] > np.log(0.01)
+
+
+def test_a_slip_in_review_still_claims_its_table(dec):
+    """The second slip's declared score is in doubt (review), but its table reads 5 like the first slip's:
+    the first may not be filed at table 5 alone, for the arbiter will file the second there too."""
+    clear = record(1, 5, 26, "H4", "MODEL")
+    unsure = record(1, 5, 26, "H4", "MODEL", doubts={("score", 0): ("3", 0.5)})  # 26 or 36?
+    alone, = decode_round(dec, [clear])
+    assert alone.decided
+    first, second = decode_round(dec, [clear, unsure])
+    assert not second.decided and second.best.reading.table == 5
+    assert not first.decided and "also claims table 5" in first.doubt
