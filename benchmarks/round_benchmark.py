@@ -3,12 +3,13 @@ RULES.md §3–4 at realistic rates, rendered in handwriting fonts, scanned by t
 decoded against the round, and compared with the judge's ruling on the true slips.
 
     python benchmarks/round_benchmark.py --slips 2000                      # held-out hands
-    python benchmarks/round_benchmark.py --slips 600 --fonts calibration --calibrate
+    python benchmarks/round_benchmark.py --slips 2400 --fonts calibration --mix demo --calibrate --seed 44
 
 The boards are the game master's (`corrector.game.gamemaster`, tops as continuations) on the
 bundled demo word list; each round is written by 16 seated players. Held-out fonts are never
-trained on nor calibrated on; `--calibrate` runs on calibration fonts only and stores the
-smallest threshold at which no calibration slip is decided wrong (`corrector/decoding/priors.json`).
+trained on nor calibrated on; `--calibrate` runs on calibration fonts only, fits the reader's
+confusions and three priors (PRIOR_GRID) and stores the smallest threshold at which no calibration
+slip is decided wrong (`corrector/decoding/priors.json`).
 
 A silent error is a slip decided without review whose ruling differs from the ruling on the true
 slip: table, round, status, credited points, warning or penalty."""
@@ -317,9 +318,10 @@ def calibrate(tally: Tally, floor: float, margin: float, agrees: bool) -> float:
 
 
 # The priors fitted on calibration hands, by turns, each over these values: how far the joker mark
-# detector's confidence is doubted, and the free reading's prior (how readily ink that spells no
-# legal move is believed). The other priors are set by hand (priors.json).
-PRIOR_GRID = (("mark.doubt", (0.0, 0.05, 0.1)), ("free", (0.0003, 0.001, 0.003, 0.01)))
+# detector's confidence is doubted, the free reading's prior (how readily ink that spells no legal
+# move is believed) and the prior of a wrong declared score. The others are set by hand (priors.json).
+PRIOR_GRID = (("mark.doubt", (0.0, 0.05, 0.1)), ("free", (0.0003, 0.001, 0.003, 0.01)),
+              ("score.wrong", (0.01, 0.03, 0.08)))
 
 
 def decided_at_edge(scores: list) -> tuple[int, float]:
@@ -337,16 +339,17 @@ def fit_priors(args, priors: Priors, passes: int = 2) -> Priors:
             results = []
             for value in values:
                 trial = priors.adjusted({key: value})
-                config = tuple(sorted((k, str(getattr(trial, k))) for k in ("free", "mark")))
+                config = tuple(sorted((k, str(getattr(trial, k))) for k in ("free", "mark", "score")))
                 if config not in tried:
                     tally = simulate(args, None, None, [], replace(trial, threshold=1.0, threshold_overrule=1.0))
                     tried[config], edge = decided_at_edge(tally.scores)
-                    print(f"  {key} = {value} (free {trial.free}, mark doubt {trial.mark.get('doubt', 0.0)}): "
+                    print(f"  {key} = {value} (free {trial.free}, mark doubt {trial.mark.get('doubt', 0.0)}, "
+                          f"wrong score {trial.score['wrong']}): "
                           f"{tried[config]} of {len(tally.scores)} calibration slips decided at threshold {edge:.6f}, "
                           f"none wrong", flush=True)
                 results.append((tried[config], value))
             priors = priors.adjusted({key: max(results)[1]})
-    save_fitted({"free": priors.free, "mark.doubt": priors.mark.get("doubt", 0.0)})
+    save_fitted({"free": priors.free, "mark.doubt": priors.mark.get("doubt", 0.0), "score.wrong": priors.score["wrong"]})
     return priors
 
 
@@ -379,7 +382,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=15)
     ap.add_argument("--fonts", default="held_out", choices=["held_out", "calibration"])
     ap.add_argument("--mix", default="realistic", choices=["realistic", "demo"])
-    ap.add_argument("--calibrate", action="store_true", help="fit the threshold (calibration fonts only)")
+    ap.add_argument("--calibrate", action="store_true", help="fit the confusions, priors and threshold (calibration fonts only)")
     ap.add_argument("--floor", type=float, default=0.5, help="lowest threshold --calibrate may store")
     ap.add_argument("--margin", type=float, default=0.5,
                     help="--calibrate moves the threshold this share of the way from the last wrong slip to 1")
