@@ -72,7 +72,7 @@ def test_screenshots_of_queue_round_hall_results(browser, serve, demo_store, tmp
     sign_in(page, queue_url, "arbitru-demo")
     page.wait_for_selector("#claim-status.ok")
     page.wait_for_function("document.querySelector('img.slip') && document.querySelector('img.slip').naturalWidth > 0")
-    assert page.locator("#items li").count() >= 10
+    assert page.locator("#items li").count() >= 5  # the replayed round's slips the decoder could not decide
     page.screenshot(path=str(shots / "queue.png"), full_page=True)
 
     url = serve(create_app(store, demo_game, image_roots=(out,)))
