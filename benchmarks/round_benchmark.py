@@ -308,12 +308,18 @@ def confusion_boxes(piles) -> Iterator[tuple[np.ndarray, str]]:
                         yield box_distribution(char, classes), ch
 
 
+def lowest_safe_threshold(scores: list, floor: float, agrees: bool | None = None) -> float:
+    """The smallest threshold at which no calibration slip is decided wrong (never below `floor`),
+    over every slip or only those whose ruling equals (`agrees`) or overrules the ink's reading."""
+    wrong = [p for p, decidable, right, agree in scores if decidable and not right and agrees in (None, agree)]
+    return max([floor] + [min(1.0, p + 1e-6) for p in wrong])
+
+
 def calibrate(tally: Tally, floor: float, margin: float, agrees: bool) -> float:
     """The smallest threshold at which no calibration slip is decided wrong (never below `floor`),
     moved `margin` of the way from there to 1 (hands never seen may be read a little worse); for
     the slips whose ruling equals (`agrees`) or overrules the ruling on the ink's best reading."""
-    wrong = [p for p, decidable, right, agree in tally.scores if decidable and not right and agree == agrees]
-    edge = max([floor] + [min(1.0, p + 1e-6) for p in wrong])
+    edge = lowest_safe_threshold(tally.scores, floor, agrees)
     return edge + margin * (1 - edge)
 
 
@@ -326,7 +332,7 @@ PRIOR_GRID = (("mark.doubt", (0.0, 0.05, 0.1)), ("free", (0.0003, 0.001, 0.003, 
 
 def decided_at_edge(scores: list) -> tuple[int, float]:
     """How many calibration slips are decided at the lowest threshold that decides none wrong."""
-    edge = max([0.5] + [min(1.0, p + 1e-6) for p, decidable, right, _ in scores if decidable and not right])
+    edge = lowest_safe_threshold(scores, 0.5)
     return sum(1 for p, decidable, _, _ in scores if decidable and p >= edge), edge
 
 

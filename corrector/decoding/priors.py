@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,14 +39,10 @@ class Priors:
 
     def adjusted(self, values: dict[str, float]) -> "Priors":
         """These priors with some values replaced; `mark.doubt` names a value inside a group."""
-        out = self
+        data = self.to_json()
         for key, value in values.items():
-            group, _, name = key.partition(".")
-            if name:
-                out = replace(out, **{group: {**getattr(out, group), name: value}})
-            else:
-                out = replace(out, **{group: value})
-        return out
+            _set(data, key, value)
+        return Priors(**data)
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -57,15 +53,20 @@ def load_priors(path: Path = PRIORS_FILE) -> Priors:
     return Priors(**{k: v for k, v in data.items() if not k.startswith("_")})
 
 
+def _set(data: dict[str, Any], key: str, value: float) -> None:
+    """Set `key` in the priors' data; `mark.doubt` names a value inside a group."""
+    group, _, name = key.partition(".")
+    if name:
+        data[group] = {**data[group], name: value}
+    else:
+        data[group] = value
+
+
 def save_fitted(values: dict[str, float], path: Path = PRIORS_FILE) -> None:
     """Store priors fitted on calibration hands (`free`, `mark.doubt`), keeping the rest of the file."""
     data = json.loads(path.read_text(encoding="utf-8"))
     for key, value in values.items():
-        group, _, name = key.partition(".")
-        if name:
-            data[group][name] = value
-        else:
-            data[group] = value
+        _set(data, key, value)
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
