@@ -4,8 +4,9 @@ scan them through the real pipeline, and print accuracy, calibration and speed.
     python benchmarks/scan_benchmark.py --slips 2000
     python benchmarks/scan_benchmark.py --slips 200 --reader tesseract
 
-Half of the slips write every digit with scikit-learn's real handwritten digits from the evaluation
-split load_digits[1300:] (never trained on nor calibrated on); the real-digit accuracy is measured on those.
+Half of the slips write every digit with real handwritten digits never trained nor calibrated on: MNIST's
+test part (scanner/train/mnist.py; `--digits sklearn` for load_digits[1300:]); the real-digit accuracy is
+measured on those. The fonts are the held-out split: its Debian fonts and its fetched @fontsource faces.
 Joker marks are drawn in every way of scanner.synth.pen (circle around the box, around the letter,
 inside the box, across the box lines, open, off-centre; dot apart or touching; tick), each reported
 on its own; a share of 1 4 7 L Z is written in continental forms (crossed 7 and Z on the held-out
@@ -33,6 +34,7 @@ from scanner.synth.slip import PageStyle, SlipStyle, draw_slip, render_page  # n
 from scanner.synth.strokes import FORM_NAMES  # noqa: E402
 from scanner.synth.values import random_values  # noqa: E402
 from scanner.template import load_template  # noqa: E402
+from scanner.train import mnist  # noqa: E402
 from scanner.train.cells import REAL_DIGIT_EVAL, load_real_digits, part_label  # noqa: E402
 
 
@@ -119,7 +121,10 @@ def main() -> int:
     ap.add_argument("--model", type=Path, default=None)
     ap.add_argument("--template", default="duplicat")
     ap.add_argument("--photo-share", type=float, default=0.25, help="pages captured as phone photos")
-    ap.add_argument("--fonts", default="held_out", choices=["held_out", "calibration", "train"])
+    ap.add_argument("--fonts", default="held_out", choices=["held_out", "calibration", "train"],
+                    help="the split's Debian fonts and its fetched @fontsource faces (scanner/synth/fontsource.py)")
+    ap.add_argument("--digits", default="mnist", choices=["mnist", "sklearn"],
+                    help="real digits written on half the pages: MNIST's test part, or load_digits[1300:]")
     ap.add_argument("--continental-share", type=float, default=0.3,
                     help="share of 1 4 7 L Z written in continental forms (held-out drawings)")
     ap.add_argument("--overrun-share", type=float, default=0.1, help="share of letters running into the box lines")
@@ -130,17 +135,21 @@ def main() -> int:
         return finetune_demo(args)
 
     t = load_template(args.template)
-    split = {"held_out": fonts.HELD_OUT, "calibration": fonts.CALIBRATION, "train": fonts.TRAIN}[args.fonts]
     reader = make_reader(args.reader, args.model)
-    tally, scan_seconds, _ = run(args, reader, t, fonts.resolve(split).paths, args.seed, args.slips)
+    tally, scan_seconds, _ = run(args, reader, t, fonts.writers(args.fonts).paths, args.seed, args.slips)
     _report(tally, scan_seconds, reader.threshold, args)
     return 0
+
+
+def real_digits(args) -> tuple[np.ndarray, np.ndarray]:
+    """The real handwritten digits the benchmark writes: never trained nor calibrated on."""
+    return mnist.load("test") if getattr(args, "digits", "mnist") == "mnist" else load_real_digits(REAL_DIGIT_EVAL)
 
 
 def run(args, reader, t, font_paths, seed: int, slips: int, real_share_pages: bool = True):
     """Render, scan and score `slips` slips; returns the tally and the readings with their truths."""
     rng = np.random.default_rng(seed)
-    digits, labels = load_real_digits(REAL_DIGIT_EVAL)
+    digits, labels = real_digits(args)
     tally = Tally()
     scan_seconds = 0.0
     kept = []
@@ -229,7 +238,7 @@ def _report(tally: Tally, seconds: float, threshold: float, args) -> None:
     print(f"fields right        {pct(tally.fields_right, tally.fields)} of {tally.fields}")
     print(f"slips all right     {pct(tally.slips_right, tally.slips)} (fields and joker marks)")
     print(f"real digits right   {pct(tally.real_digits_right, tally.real_digits)} of {tally.real_digits} "
-          f"({part_label(REAL_DIGIT_EVAL)}, never trained on)")
+          f"({mnist.label('test') if args.digits == 'mnist' else part_label(REAL_DIGIT_EVAL)}, never trained on)")
     print(f"threshold           {threshold:.6f}")
     print(f"fields accepted     {pct(tally.accepted, tally.fields)}; errors among them "
           f"{pct(tally.accepted_wrong, tally.accepted)} ({tally.accepted_wrong})")

@@ -113,10 +113,12 @@ def reader() -> None:
 @click.option("--slips", "train_slips", type=int, default=None,
               help="Also train on the cells the scanner cuts from this many slips in the training fonts.")
 @click.option("--schedule", type=click.Choice(["onecycle", "cosine"]), default=None)
+@click.option("--real-digit-share", type=float, default=None,
+              help="Share of digit cells written with real handwritten digits (scikit-learn and MNIST training parts).")
 @click.option("--threads", type=int, default=1, show_default=True)
 def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int | None, learning_rate: float | None,
                  batch_size: int | None, init_from: str | None, train_slips: int | None, schedule: str | None,
-                 threads: int) -> None:
+                 real_digit_share: float | None, threads: int) -> None:
     """Train the character CNN on synthetic handwriting + real digits, calibrate, export ONNX."""
     from dataclasses import replace
 
@@ -128,7 +130,7 @@ def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int
     cfg = TrainConfig(threads=threads)
     given = (("seed", seed), ("epochs", epochs), ("n_per_class", per_class), ("learning_rate", learning_rate),
              ("batch_size", batch_size), ("init_from", init_from), ("train_slips", train_slips),
-             ("schedule", schedule))
+             ("schedule", schedule), ("real_digit_share", real_digit_share))
     cfg = replace(cfg, **{k: v for k, v in given if v is not None})
     meta = train_reader(out, cfg, log=lambda s: click.echo(s, err=True))
     click.echo(f"{out}: threshold {meta.threshold:.6f}, metrics {meta.metrics}")

@@ -120,6 +120,18 @@ def resolve(split: tuple[tuple[str, str], ...]) -> FontSet:
     return FontSet(tuple(groups), tuple(dict.fromkeys(missing)))
 
 
+def writers(split: str) -> FontSet:
+    """Every face of a split: the Debian fonts above plus the fetched `@fontsource` handwriting faces
+    of the same split (`fontsource.py`), each face a family of its own. `split` is train, calibration
+    or held_out; a face not fetched is simply absent (fetch with `python -m scanner.synth.fontsource`).
+    """
+    from scanner.synth import fontsource
+
+    debian = resolve({"train": TRAIN, "calibration": CALIBRATION, "held_out": HELD_OUT}[split])
+    extra = tuple((p,) for p in fontsource.paths(split))
+    return FontSet(debian.groups + extra, debian.missing + tuple(fontsource.missing(split)))
+
+
 def split_entries(split: tuple[tuple[str, str], ...]) -> list[str]:
     """A split as `package:glob` lines, exactly as a model's recipe records the fonts it saw."""
     return [f"{package}:{pattern}" for package, pattern in split]

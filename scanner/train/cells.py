@@ -68,21 +68,26 @@ def cell_image(mask: np.ndarray, rng: np.random.Generator, lowres: bool = False)
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+RealDigits = tuple[np.ndarray, np.ndarray]  # (images, labels): 8x8 scikit-learn or 28x28 MNIST
+
+
 def make_cells(fonts: list[Path], n_per_class: int, seed: int, recipe: CellRecipe = CellRecipe(),
-               real_digits: tuple[np.ndarray, np.ndarray] | None = None,
+               real_digits: RealDigits | list[RealDigits] | None = None,
                weights: list[float] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Balanced normalised cells: X float32 (N, 32, 32), y int64 class indices into CLASSES.
 
-    `weights` (one per font file, e.g. FontSet.weights()) sets how often each font is drawn.
+    `weights` (one per font file, e.g. FontSet.weights()) sets how often each font is drawn;
+    `real_digits` is one source of real handwritten digits or several, pooled per digit.
     """
     rng = np.random.default_rng(seed)
     pairs = [(str(f), w) for f, w in zip(fonts, weights or [1.0] * len(fonts)) if glyphs.font_covers(str(f), CLASSES)]
     usable = [f for f, _ in pairs]
     p = np.array([w for _, w in pairs]) / sum(w for _, w in pairs)
-    by_digit: dict[int, np.ndarray] = {}
-    if real_digits is not None:
-        imgs, labels = real_digits
-        by_digit = {d: imgs[labels == d] for d in range(10)}
+    by_digit: dict[int, list[np.ndarray]] = {}
+    sources = [real_digits] if isinstance(real_digits, tuple) else (real_digits or [])
+    for imgs, labels in sources:
+        for d in range(10):
+            by_digit.setdefault(d, []).extend(imgs[labels == d])
     xs, ys = [], []
     for k, ch in enumerate(CLASSES):
         for _ in range(n_per_class):

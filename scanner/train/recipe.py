@@ -15,8 +15,8 @@ import numpy as np
 from scanner.calibration import choose_threshold, fit_temperature, simulate_fields, softmax
 from scanner.errors import TrainingError
 from scanner.reader import ReaderMeta, meta_path
-from scanner.synth import fonts
-from scanner.train import cells
+from scanner.synth import fonts, fontsource
+from scanner.train import cells, mnist
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,7 @@ class TrainConfig:
     init_from: str | None = None  # torch weights (.pt) to continue from, with fresh cells (new seed)
     train_slips: int = 0  # slips in the training fonts rendered and cut by the real scanner, added to the cells
     schedule: str = "onecycle"  # learning-rate schedule: onecycle, or cosine (warm-up then cosine decay)
+    real_digit_share: float = 0.25  # share of digit cells written with real handwritten digits
 
 
 def _require_torch():
@@ -44,17 +45,24 @@ def _require_torch():
     return torch
 
 
+def training_digits() -> list[cells.RealDigits]:
+    """Real handwritten digits training may see: scikit-learn's training part and MNIST's."""
+    return [cells.load_real_digits(cells.REAL_DIGIT_TRAIN), mnist.load("train")]
+
+
 def _cells_job(args: tuple) -> tuple[np.ndarray, np.ndarray]:
-    split, n, seed, with_real = args
-    real = cells.load_real_digits(cells.REAL_DIGIT_TRAIN) if with_real else None
-    font_set = fonts.resolve(split)
-    return cells.make_cells(list(font_set.paths), n, seed, real_digits=real, weights=font_set.weights())
+    split, n, seed, with_real, share = args
+    real = training_digits() if with_real else None
+    font_set = fonts.writers(split)
+    return cells.make_cells(list(font_set.paths), n, seed, cells.CellRecipe(real_digit_share=share),
+                            real_digits=real, weights=font_set.weights())
 
 
-def build_cells(split, n_per_class: int, seed: int, with_real: bool, workers: int) -> tuple[np.ndarray, np.ndarray]:
+def build_cells(split: str, n_per_class: int, seed: int, with_real: bool, workers: int,
+                real_digit_share: float = 0.25) -> tuple[np.ndarray, np.ndarray]:
     """Generate cells in `workers` processes, each with its own seed so the set is reproducible."""
     per = [n_per_class // workers + (1 if i < n_per_class % workers else 0) for i in range(workers)]
-    jobs = [(split, n, seed * 100 + i, with_real) for i, n in enumerate(per)]
+    jobs = [(split, n, seed * 100 + i, with_real, real_digit_share) for i, n in enumerate(per)]
     with get_context("fork").Pool(workers) as pool:
         parts = pool.map(_cells_job, jobs)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
@@ -65,11 +73,11 @@ def _slips_job(args: tuple) -> tuple[np.ndarray, np.ndarray]:
     from scanner.template import load_template
     from scanner.train.slipcells import slip_cells
 
-    return slip_cells(load_template("duplicat"), list(fonts.resolve(split).paths), n, seed,
-                      real_digits=cells.load_real_digits(cells.REAL_DIGIT_TRAIN))
+    return slip_cells(load_template("duplicat"), list(fonts.writers(split).paths), n, seed,
+                      real_digits=mnist.load("train"))
 
 
-def build_slip_cells(split, n_slips: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
+def build_slip_cells(split: str, n_slips: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
     """Cells cut by the scanner itself from n_slips rendered slips (same distribution as at scan time)."""
     per = [n_slips // workers + (1 if i < n_slips % workers else 0) for i in range(workers)]
     jobs = [(split, n, seed * 100 + 50 + i) for i, n in enumerate(per) if n]
@@ -136,9 +144,8 @@ def calibration_cells(cfg: TrainConfig) -> tuple[np.ndarray, np.ndarray]:
     from scanner.template import load_template
     from scanner.train.slipcells import slip_cells
 
-    return slip_cells(load_template("duplicat"), list(fonts.resolve(fonts.CALIBRATION).paths),
-                      cfg.calibration_slips, cfg.seed + 1,
-                      real_digits=cells.load_real_digits(cells.REAL_DIGIT_CALIBRATION))
+    return slip_cells(load_template("duplicat"), list(fonts.writers("calibration").paths),
+                      cfg.calibration_slips, cfg.seed + 1, real_digits=mnist.load("calibration"))
 
 
 def calibrate_logits(logits: np.ndarray, labels: np.ndarray, cfg: TrainConfig, log) -> tuple[float, float, dict]:
@@ -178,8 +185,8 @@ def recalibrate(model_path: Path, cfg: TrainConfig = TrainConfig(), log=lambda s
     return meta
 
 
-def real_digit_accuracy(model) -> float:
-    imgs, labels = cells.load_real_digits(cells.REAL_DIGIT_EVAL)
+def real_digit_accuracy(model, digits: cells.RealDigits | None = None) -> float:
+    imgs, labels = digits if digits is not None else cells.load_real_digits(cells.REAL_DIGIT_EVAL)
     rng = np.random.default_rng(0)
     from scanner import glyph
     from scanner.synth import glyphs
@@ -196,9 +203,9 @@ def train_reader(out: Path, cfg: TrainConfig = TrainConfig(), log=lambda s: None
 
     torch.set_num_threads(cfg.threads)
     t0 = time.time()
-    x, y = build_cells(fonts.TRAIN, cfg.n_per_class, cfg.seed, True, cfg.workers)
+    x, y = build_cells("train", cfg.n_per_class, cfg.seed, True, cfg.workers, cfg.real_digit_share)
     if cfg.train_slips:
-        xs, ys = build_slip_cells(fonts.TRAIN, cfg.train_slips, cfg.seed, cfg.workers)
+        xs, ys = build_slip_cells("train", cfg.train_slips, cfg.seed, cfg.workers)
         x, y = np.concatenate([x, xs]), np.concatenate([y, ys])
     log(f"{len(x)} training cells in {time.time() - t0:.0f} s")
     model = CharNet(len(cells.CLASSES))
@@ -212,6 +219,8 @@ def _finish(model, out: Path, cfg: TrainConfig, extra: dict, log, seconds: float
     temperature, threshold, metrics = calibrate(model, cfg, log)
     metrics["real_digit_accuracy_eval_split"] = round(real_digit_accuracy(model), 4)
     log(f"real digits ({cells.part_label(cells.REAL_DIGIT_EVAL)}): {metrics['real_digit_accuracy_eval_split']:.4f}")
+    metrics["mnist_digit_accuracy_test_part"] = round(real_digit_accuracy(model, mnist.load("test")), 4)
+    log(f"MNIST digits (test part): {metrics['mnist_digit_accuracy_test_part']:.4f}")
     metrics["training_seconds"] = round(seconds)
     out.parent.mkdir(parents=True, exist_ok=True)
     export_onnx(model, out)
@@ -219,9 +228,11 @@ def _finish(model, out: Path, cfg: TrainConfig, extra: dict, log, seconds: float
     torch.save(model.state_dict(), out.with_suffix(".pt"))
     recipe = {**asdict(cfg), **extra, "fonts_train": fonts.split_entries(fonts.TRAIN),
               "fonts_calibration": fonts.split_entries(fonts.CALIBRATION), "font_split": "scanner/synth/fonts.py",
-              "real_digits_train": f"sklearn {cells.part_label(cells.REAL_DIGIT_TRAIN)}",
-              "real_digits_calibration": cells.part_label(cells.REAL_DIGIT_CALIBRATION),
-              "real_digits_eval": cells.part_label(cells.REAL_DIGIT_EVAL)}
+              "fontsource_train": list(fontsource.TRAIN), "fontsource_calibration": list(fontsource.CALIBRATION),
+              "fontsource_split": "scanner/synth/fontsource.py",
+              "real_digits_train": [f"sklearn {cells.part_label(cells.REAL_DIGIT_TRAIN)}", mnist.label("train")],
+              "real_digits_calibration": mnist.label("calibration"),
+              "real_digits_eval": [cells.part_label(cells.REAL_DIGIT_EVAL), mnist.label("test")]}
     meta = ReaderMeta(cells.CLASSES, 32, temperature, threshold, cfg.target_error, recipe, metrics)
     meta.save(meta_path(out))
     return meta
@@ -244,7 +255,7 @@ def finetune_reader(base: Path, samples_dir: Path, out: Path, cfg: TrainConfig =
     model.load_state_dict(torch.load(weights, map_location="cpu"))
     xs, ys = load_samples(samples_dir, cells.CLASSES)
     log(f"{len(xs)} corrected cells from {samples_dir}")
-    xr, yr = build_cells(fonts.TRAIN, max(cfg.n_per_class // 8, 10), cfg.seed + 7, True, cfg.workers)
+    xr, yr = build_cells("train", max(cfg.n_per_class // 8, 10), cfg.seed + 7, True, cfg.workers)
     x = np.concatenate([xr, np.repeat(xs, repeat, axis=0)])
     y = np.concatenate([yr, np.repeat(ys, repeat)])
     fit(model, x, y, cfg, epochs, cfg.learning_rate / 5, log)

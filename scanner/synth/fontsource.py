@@ -1,0 +1,96 @@
+"""Handwriting faces of the `@fontsource` npm packages (OFL), chosen as people print capitals and digits.
+
+Of the ~340 faces Google Fonts files under "handwriting", these are the ones that look like a person
+printing: no connected script, no swashes, no hollow letters (each was looked at on a sheet of
+A–Z 0–9). They are fetched at training (or benchmark) time only, by `fetch` with npm, into a cache
+outside the repository; nothing at run time or in CI needs them.
+
+The split is fixed here, like `fonts.py`'s: near-twins (delius / delius-unicase) share a split, and no
+face whose id hashes into `scanner/train/data/never-used-faces.sha256` may appear in any split.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from pathlib import Path
+
+VERSION = "5.3"  # major.minor of the packages the faces were chosen from; npm gives the newest patch
+CACHE = Path(os.environ.get("FLUTURAS_FONT_CACHE", Path.home() / ".cache" / "fluturas" / "fontsource"))
+NEVER_USED = Path(__file__).resolve().parents[1] / "train" / "data" / "never-used-faces.sha256"
+
+HELD_OUT: tuple[str, ...] = (
+    "annie-use-your-telescope", "delius", "delius-unicase", "give-you-glory", "kavivanar", "mali",
+    "mansalva", "over-the-rainbow", "solitreo", "the-girl-next-door", "zhi-mang-xing",
+)
+CALIBRATION: tuple[str, ...] = (
+    "cause", "dekko", "delicious-handrawn", "klee-one", "mynerve", "nanum-pen-script", "yomogi",
+)
+TRAIN: tuple[str, ...] = (
+    "amatic-sc", "borel", "chilanka", "covered-by-your-grace", "crafty-girls", "east-sea-dokdo",
+    "fondamento", "fuzzy-bubbles", "gamja-flower", "gloria-hallelujah", "handlee", "hi-melody", "itim",
+    "just-another-hand", "just-me-again-down-here", "liu-jian-mao-cao", "long-cang", "ma-shan-zheng",
+    "merienda", "nanum-gothic-coding", "nerko-one", "neucha", "pangolin", "playpen-sans", "rancho",
+    "schoolbell", "sedgwick-ave", "sedgwick-ave-display", "short-stack", "sriracha",
+    "sue-ellen-francisco", "swanky-and-moo-moo", "walter-turncoat", "zeyada",
+)
+SPLITS = {"train": TRAIN, "calibration": CALIBRATION, "held_out": HELD_OUT}
+
+
+def id_hash(face: str) -> str:
+    return hashlib.sha256(face.encode()).hexdigest()
+
+
+def never_used() -> set[str]:
+    """sha256 of the ids of faces that must never be trained, calibrated or measured on."""
+    lines = NEVER_USED.read_text().splitlines()
+    return {line.strip() for line in lines if line.strip() and not line.startswith("#")}
+
+
+def face_path(face: str) -> Path:
+    return CACHE / f"{face}.woff2"
+
+
+def paths(split: str) -> list[Path]:
+    """The fetched files of a split (an unfetched face is left out; `missing` names them)."""
+    return [face_path(f) for f in SPLITS[split] if face_path(f).exists()]
+
+
+def missing(split: str) -> list[str]:
+    return [f for f in SPLITS[split] if not face_path(f).exists()]
+
+
+def fetch(faces: list[str] | tuple[str, ...]) -> list[str]:
+    """Fetch each face's latin 400 woff2 with `npm pack` into CACHE; returns the faces that failed."""
+    banned = never_used()
+    failed: list[str] = []
+    CACHE.mkdir(parents=True, exist_ok=True)
+    for face in faces:
+        if id_hash(face) in banned:
+            raise ValueError(f"{face}: listed in {NEVER_USED.name}, never to be used")
+        if face_path(face).exists():
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            done = subprocess.run(["npm", "pack", f"@fontsource/{face}@~{VERSION}"], cwd=tmp,
+                                  capture_output=True, text=True)
+            tgz = next(Path(tmp).glob("*.tgz"), None)
+            if done.returncode or tgz is None:
+                failed.append(face)
+                continue
+            with tarfile.open(tgz) as tar:
+                member = next((m for m in tar.getmembers()
+                               if m.name.endswith(f"/{face}-latin-400-normal.woff2")), None)
+                if member is None:
+                    failed.append(face)
+                    continue
+                tar.extract(member, tmp, filter="data")
+                shutil.copy(Path(tmp) / member.name, face_path(face))
+    return failed
+
+
+if __name__ == "__main__":
+    bad = fetch([f for split in SPLITS.values() for f in split])
+    print(f"fetched into {CACHE}; failed: {bad or 'none'}")
