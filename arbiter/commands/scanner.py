@@ -115,10 +115,12 @@ def reader() -> None:
 @click.option("--schedule", type=click.Choice(["onecycle", "cosine"]), default=None)
 @click.option("--real-digit-share", type=float, default=None,
               help="Share of digit cells written with real handwritten digits (scikit-learn and MNIST training parts).")
+@click.option("--arch", type=click.Choice(["charnet", "wide"]), default=None,
+              help="Network shape (scanner/train/model.py); --init-from weights must be of the same shape.")
 @click.option("--threads", type=int, default=1, show_default=True)
 def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int | None, learning_rate: float | None,
                  batch_size: int | None, init_from: str | None, train_slips: int | None, schedule: str | None,
-                 real_digit_share: float | None, threads: int) -> None:
+                 real_digit_share: float | None, arch: str | None, threads: int) -> None:
     """Train the character CNN on synthetic handwriting + real digits, calibrate, export ONNX."""
     from dataclasses import replace
 
@@ -130,7 +132,7 @@ def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int
     cfg = TrainConfig(threads=threads)
     given = (("seed", seed), ("epochs", epochs), ("n_per_class", per_class), ("learning_rate", learning_rate),
              ("batch_size", batch_size), ("init_from", init_from), ("train_slips", train_slips),
-             ("schedule", schedule), ("real_digit_share", real_digit_share))
+             ("schedule", schedule), ("real_digit_share", real_digit_share), ("arch", arch))
     cfg = replace(cfg, **{k: v for k, v in given if v is not None})
     meta = train_reader(out, cfg, log=lambda s: click.echo(s, err=True))
     click.echo(f"{out}: threshold {meta.threshold:.6f}, metrics {meta.metrics}")
@@ -150,6 +152,20 @@ def reader_calibrate(model: Path | None, slips: int, target_error: float) -> Non
     cfg = TrainConfig(calibration_slips=slips, target_error=target_error)
     meta = recalibrate(model or DEFAULT_MODEL, cfg, log=lambda s: click.echo(s, err=True))
     click.echo(f"threshold {meta.threshold:.6f}, temperature {meta.temperature:.3f}")
+
+
+@reader.command("combine")
+@click.argument("members", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--slips", type=int, default=400, show_default=True, help="Calibration slips.")
+def reader_combine(members: tuple[Path, ...], out: Path, slips: int) -> None:
+    """Read with several trained models at once (their mean), calibrate, export one ONNX model."""
+    from scanner.train.recipe import TrainConfig, combine_readers
+
+    meta = combine_readers(list(members), out, TrainConfig(calibration_slips=slips),
+                           log=lambda s: click.echo(s, err=True))
+    click.echo(f"{out}: threshold {meta.threshold:.6f}, metrics {meta.metrics}")
 
 
 @reader.command("finetune")

@@ -35,6 +35,7 @@ class TrainConfig:
     train_slips: int = 0  # slips in the training fonts rendered and cut by the real scanner, added to the cells
     schedule: str = "onecycle"  # learning-rate schedule: onecycle, or cosine (warm-up then cosine decay)
     real_digit_share: float = 0.25  # share of digit cells written with real handwritten digits
+    arch: str = "charnet"  # scanner.train.model.ARCHITECTURES
 
 
 def _require_torch():
@@ -199,7 +200,7 @@ def real_digit_accuracy(model, digits: cells.RealDigits | None = None) -> float:
 def train_reader(out: Path, cfg: TrainConfig = TrainConfig(), log=lambda s: None) -> ReaderMeta:
     """Train from scratch, calibrate, export `out` (.onnx) and its sidecar JSON."""
     torch = _require_torch()
-    from scanner.train.model import CharNet
+    from scanner.train.model import build
 
     torch.set_num_threads(cfg.threads)
     t0 = time.time()
@@ -208,7 +209,7 @@ def train_reader(out: Path, cfg: TrainConfig = TrainConfig(), log=lambda s: None
         xs, ys = build_slip_cells("train", cfg.train_slips, cfg.seed, cfg.workers)
         x, y = np.concatenate([x, xs]), np.concatenate([y, ys])
     log(f"{len(x)} training cells in {time.time() - t0:.0f} s")
-    model = CharNet(len(cells.CLASSES))
+    model = build(cfg.arch, len(cells.CLASSES))
     if cfg.init_from:
         model.load_state_dict(torch.load(cfg.init_from, map_location="cpu"))
     fit(model, x, y, cfg, cfg.epochs, cfg.learning_rate, log)
@@ -238,20 +239,49 @@ def _finish(model, out: Path, cfg: TrainConfig, extra: dict, log, seconds: float
     return meta
 
 
+def combine_readers(members: list[Path], out: Path, cfg: TrainConfig = TrainConfig(),
+                    log=lambda s: None) -> ReaderMeta:
+    """One model of several trained readers (`model.Ensemble`), calibrated and exported as one ONNX
+    file: the scanner reads it like any other. Each member's own recipe is kept in the sidecar."""
+    torch = _require_torch()
+    from scanner.train.model import Ensemble, build
+
+    t0 = time.time()
+    nets, recipes = [], []
+    for member in members:
+        meta = ReaderMeta.load(meta_path(member))
+        net = build(meta.recipe.get("arch", "charnet"), len(cells.CLASSES))
+        net.load_state_dict(torch.load(member.with_suffix(".pt"), map_location="cpu"))
+        nets.append(net)
+        recipes.append({"model": member.name, **meta.recipe})
+    archs = {r.get("arch", "charnet") for r in recipes}
+    if len(archs) != 1:
+        raise TrainingError(f"members of different shapes cannot be combined: {sorted(archs)}")
+    from dataclasses import replace
+
+    cfg = replace(cfg, arch=f"{archs.pop()}*{len(nets)}", init_from=None, epochs=0)
+    return _finish(Ensemble(nets), out, cfg, {"mode": "ensemble", "members": recipes}, log, time.time() - t0)
+
+
+def trained_arch(model_path: Path) -> str:
+    """The architecture a shipped model was trained with (models before `arch` was recorded: charnet)."""
+    return ReaderMeta.load(meta_path(model_path)).recipe.get("arch", "charnet")
+
+
 def finetune_reader(base: Path, samples_dir: Path, out: Path, cfg: TrainConfig = TrainConfig(),
                     epochs: int = 3, repeat: int = 20, log=lambda s: None) -> ReaderMeta:
     """Continue training `base` on arbiter corrections (repeated) mixed with fresh synthetic cells,
     so the model learns the local hands without forgetting the rest; then recalibrate."""
     torch = _require_torch()
     from scanner.samples import load_samples
-    from scanner.train.model import CharNet
+    from scanner.train.model import build
 
     torch.set_num_threads(cfg.threads)
     t0 = time.time()
     weights = base.with_suffix(".pt")
     if not weights.exists():
         raise TrainingError(f"{weights}: fine-tuning needs the base model's torch weights next to it")
-    model = CharNet(len(cells.CLASSES))
+    model = build(trained_arch(base), len(cells.CLASSES))
     model.load_state_dict(torch.load(weights, map_location="cpu"))
     xs, ys = load_samples(samples_dir, cells.CLASSES)
     log(f"{len(xs)} corrected cells from {samples_dir}")
