@@ -199,11 +199,23 @@ def fam_game(ex: Example, d: dict) -> None:
 
 def fam_players(ex: Example, d: dict) -> None:
     seats = ex.folder / f"seats{d['suffix']}"
+    rows = ([["masa", "nume", "prenume", "club", "categorie"]] if d["header"] else []) + d["rows"]
     if d["raw"] is not None:
         seats.write_bytes(d["raw"])
-    else:
-        lines = (["masa;nume;prenume;club;categorie"] if d["header"] else []) + [";".join(r) for r in d["rows"]]
-        seats.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    elif d["suffix"] == ".xlsx":  # a real workbook, any text in its cells
+        from openpyxl import Workbook
+        from openpyxl.utils.exceptions import IllegalCharacterError
+
+        book = Workbook()
+        try:
+            for row in rows:
+                book.active.append(row)
+        except IllegalCharacterError:  # a cell no workbook can hold: the same rows as CSV then
+            seats = seats.with_suffix(".csv")
+        else:
+            book.save(seats)
+    if not seats.exists():
+        seats.write_text("\n".join(";".join(r) for r in rows) + "\n", encoding="utf-8")
     ex.run(["players", "import", str(seats)] + (["--replace"] if d["replace"] else []))
 
 
@@ -342,6 +354,9 @@ def fam_template(ex: Example, d: dict) -> None:
 
 
 small = st.integers(-3, 20).map(str)
+cell = st.one_of(csv_cell, text.map(lambda t: t.replace(";", ",").replace("\n", " ").replace("\r", " ")))
+seat = st.tuples(st.integers(1, 40).map(str), cell, cell, cell,  # masa;nume;prenume;club;categorie: any text in the names
+                 st.sampled_from(["senior", "youth", "junior", ""])).map(list)
 board_row = st.one_of(st.just("." * 15), st.text(alphabet=".AEIMORSTXZabek?", min_size=13, max_size=16))
 _json_value = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), weird, st.floats()),
                            lambda kids: st.lists(kids, max_size=3) | st.dictionaries(weird, kids, max_size=3),
@@ -354,8 +369,11 @@ CLI: dict[str, tuple[str, Any, Callable[[Example, dict], None]]] = {
         "type": st.sampled_from(["duplicate", "anticipation"]), "seed": st.one_of(st.none(), number),
         "words": st.one_of(st.none(), st.binary(max_size=40), st.text(max_size=40).map(str.encode))}), fam_game),
     "players": ("round_one", st.fixed_dictionaries({
-        "rows": st.lists(st.lists(csv_cell, max_size=6), max_size=5), "replace": st.booleans(), "header": st.booleans(),
-        "raw": st.one_of(st.none(), st.binary(max_size=60)), "suffix": st.sampled_from([".csv", ".xlsx", ".txt"])}),
+        "rows": st.one_of(st.lists(seat, min_size=1, max_size=4, unique_by=lambda r: r[0]),  # well-formed seats
+                          st.lists(st.one_of(st.lists(csv_cell, max_size=6), seat), max_size=5)),
+        "replace": st.one_of(st.just(True), st.booleans()), "header": st.one_of(st.just(True), st.booleans()),
+        "raw": st.one_of(st.none(), st.none(), st.binary(max_size=60)),
+        "suffix": st.sampled_from([".csv", ".csv", ".xlsx", ".txt"])}),
         fam_players),
     "round": ("round_one", st.fixed_dictionaries({
         "letters": st.one_of(text, st.text(alphabet="AEIOUZXQ?", max_size=14)), "round": st.one_of(st.none(), small),
