@@ -18,9 +18,11 @@ web forms). The strategies are those of `tests/safety/test_fuzz.py`, widened to 
 
     python benchmarks/fuzz_benchmark.py [--examples 200] [--families game,top,web-login] [--seed 0] [--timeout 60]
 
-Expected runtime on 2 shared cores: about 0.4 s an example (a web-form example about 0.2 s), so
-the default 200 examples for the 14 families and 9 forms take 25–35 minutes; `--examples 20`
-takes about 3 minutes. The exit status is 1 when any figure but the examples is not 0.
+Expected runtime on 2 cores with nothing else running: about 0.4 s an example, so the default 200
+examples for the 14 families and 9 forms (4,600 examples) take about 30 minutes, and `--examples 20`
+about 3 minutes; on a machine busy with other work, count two to four times that. Every example is
+stopped after `--timeout` seconds, so the run is bounded by examples × families × timeout at worst.
+The exit status is 1 when any figure but the examples is not 0.
 """
 from __future__ import annotations
 
