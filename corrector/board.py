@@ -73,7 +73,21 @@ class Board:
                 except (NotationError, ValueError) as exc:
                     raise BoardFileError(f"{source}: line {r + 1}, column {c + 1}: {exc}") from exc
                 board[r, c] = tile
+        board.check_tiles(pack, source)
         return board
+
+    def check_tiles(self, pack: RulePack, source: str = "<board>") -> None:
+        """A board holds no more of a letter, nor more jokers, than the set has (RULES.md §1:
+        100 tiles for Romanian, 2 jokers): more can only be a mistyped board file."""
+        counts = self.tile_counts()
+        jokers = counts.pop(JOKER, 0)
+        if jokers > pack.tiles.jokers:
+            raise BoardFileError(f"{source}: {jokers} jokers (lowercase letters) on the board, "
+                                 f"the set has {pack.tiles.jokers}")
+        for letter, count in sorted(counts.items()):
+            allowed = pack.tiles.counts.get(letter, 0)
+            if count > allowed:
+                raise BoardFileError(f"{source}: {count} tiles {letter} on the board, the set has {allowed}")
 
     @classmethod
     def load(cls, path: str | Path, pack: RulePack) -> "Board":

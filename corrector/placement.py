@@ -1,6 +1,6 @@
 """Placing a move on a board: which tiles are new, every word formed, geometry, and the score.
 
-This is the one scorer (STYLE.md: one home for each concept). Layers as in Eliot: board
+This is the one scorer (docs/architecture.md: one home for each concept). Layers as in Eliot: board
 geometry here, the group of letters in `rack`, the word list in `lexicon`.
 """
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Why a move is not legal: stable names, the RULES.md article, and a message in Romanian and
-English. Checking a move returns these as values and never raises (STYLE.md: violations are values)."""
+English. Checking a move returns these as values and never raises (docs/architecture.md: violations are values)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

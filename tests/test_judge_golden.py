@@ -1,4 +1,4 @@
-"""Golden rulings (STYLE.md): each `tests/golden/judge/<name>.json` is a small judge input whose
+"""Golden rulings (docs/architecture.md, house rules): each `tests/golden/judge/<name>.json` is a small judge input whose
 `description` says what it shows; `<name>.expected.json` is the reviewed output of
 `fluturas judge <name>.json --json`. Regenerate on purpose only:
 `FLUTURAS_REGEN_GOLDEN=1 python -m pytest tests/test_judge_golden.py`, then review the diff."""

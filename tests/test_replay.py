@@ -14,9 +14,10 @@ from corrector.errors import RecordError
 from corrector.gamelogs.records import read_record
 from corrector.gamelogs.replay import replay
 from corrector.rulepack import load_pack
-from tests.conftest import REPO, SHARED
+from tests.conftest import REPO
 
-GCG_FILES = sorted((SHARED / "external" / "gcg").glob("*.gcg"))
+GCG_DIR = REPO / "tests" / "data" / "gcg"  # copies kept in the project, licence and source beside them
+GCG_FILES = sorted(GCG_DIR.glob("*.gcg"))
 
 
 def pack_for(path: Path) -> str:
@@ -24,7 +25,8 @@ def pack_for(path: Path) -> str:
 
 
 def test_the_public_game_records_are_there():
-    assert len(GCG_FILES) >= 9, f"expected the public GCG files in {SHARED / 'external' / 'gcg'}"
+    assert len(GCG_FILES) >= 9, f"expected the public GCG files in {GCG_DIR}"
+    assert (GCG_DIR / "LICENCE-GPL-3.0").is_file() and "Macondo" in (GCG_DIR / "README.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("path", GCG_FILES, ids=lambda p: p.name)
@@ -35,7 +37,7 @@ def test_every_recorded_placement_score_agrees(path):
 
 
 def test_withdrawn_plays_exchanges_and_passes_are_skipped_and_counted():
-    result = replay(read_record(SHARED / "external/gcg/polish_endgame.gcg"), load_pack("pl"))
+    result = replay(read_record(GCG_DIR / "polish_endgame.gcg"), load_pack("pl"))
     assert result.skipped == {"withdrawn": 2, "pass": 4, "exchange": 3, "adjustment": 1}
     assert len(result.rows) == 41
 

@@ -71,6 +71,25 @@ def _candidate_json(candidate, flags=()) -> dict:
     }
 
 
+def _check_rack(letters: list[str], stock, most: int) -> None:
+    """The group a round can hold (RULES.md §5, D 8): no more letters than the largest group of
+    the pack's variants, and only tiles still in the stock beside the board (RULES.md §1). A longer
+    rack is no group at all, and the search over it would run for minutes."""
+    from collections import Counter
+
+    from corrector.tiles import JOKER
+
+    if not letters:
+        raise click.BadParameter("the group is empty", param_hint="'--rack'")
+    if len(letters) > most:
+        raise click.BadParameter(f"{len(letters)} letters; a group holds at most {most}", param_hint="'--rack'")
+    for letter, count in sorted(Counter(letters).items()):
+        if count > stock.get(letter, 0):
+            name = "jokers ('?')" if letter == JOKER else f"tiles {letter}"
+            raise click.BadParameter(f"{count} {name}, but only {stock.get(letter, 0)} left beside the board",
+                                     param_hint="'--rack'")
+
+
 @click.command()
 @click.option("--board", "board_path", required=True, type=click.Path(path_type=Path),
               help="Board file: 15 lines of 15 squares, '.' empty, uppercase tile, lowercase joker.")
@@ -92,9 +111,10 @@ def top(board_path: Path, rack: str, rules_name: str, words: Path | None, as_jso
     pack = load_pack(rules_name)
     board = Board.load(board_path, pack)
     letters = pack.tiles.parse_rack(rack)
-    lexicon, label = _load_words(words, pack)
     rules = load_duplicate_rules(pack)
     stock = stock_beside(board, pack.tiles)
+    _check_rack(letters, stock, max(v.rack_size for v in rules.variants.values()))
+    lexicon, label = _load_words(words, pack)
     found = find_tops(board, letters, {}, rules.variant("classic"), pack, lexicon, default_top_function())
     ranked = rank_tops(found, stock, pack, rules.continuation, rules.end)
     flags = [a.text for a in top_flags(ranked[0], ranked, rules.letter_names)] if ranked else []

@@ -9,6 +9,15 @@ import click
 from exitcodes import ExitCode
 
 
+def _pdf_dpi(value: float) -> float:
+    """Checked before any file is opened: a resolution no page can be read at is the option's fault."""
+    from scanner.source import check_pdf_dpi
+
+    problem = check_pdf_dpi(value)
+    if problem:
+        raise click.BadParameter(problem, param_hint="'--pdf-dpi'")
+    return value
+
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
@@ -19,7 +28,8 @@ from exitcodes import ExitCode
               help="ONNX model (its .json sidecar beside it); default: the shipped one.")
 @click.option("--template", "templates", multiple=True, type=click.Path(path_type=Path),
               help="Template file(s) to recognise; default: all built-in templates.")
-@click.option("--pdf-dpi", type=float, default=200.0, show_default=True)
+@click.option("--pdf-dpi", type=float, default=200.0, show_default=True, callback=lambda _c, _p, v: _pdf_dpi(v),
+              help="Resolution PDF pages are rendered at (50 to 600).")
 def scan(paths: tuple[Path, ...], out: Path, reader: str, model: Path | None, templates: tuple[Path, ...],
          pdf_dpi: float) -> None:
     """Read every slip in PATHS (images, PDFs, folders) into readings."""

@@ -1,6 +1,6 @@
 """What the correction of one player's anticipation game says: each move's ruling and what later
 cancellations did to it, each round's warning, and the player's totals (RULES.md §7, A 5.3, A 6).
-Rulings are values with stable names (STYLE.md); JSON keys are snake_case, enums by name."""
+Rulings are values with stable names (docs/architecture.md, house rules); JSON keys are snake_case, enums by name."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

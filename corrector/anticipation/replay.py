@@ -120,11 +120,15 @@ def _slip_warnings(moves: Sequence[MoveRuling], aslip: AnticipationSlip, rnd: in
                    pack: RulePack) -> tuple[tuple[WarningKind, ...], tuple[WarningKind, ...]]:
     """(counted, waived). A 6.2: one warning per slip — over both moves of round 1 and the round
     total (A 5.3: a wrong or missing total is warning d) — unless the pack's
-    `one_warning_per_slip_multi_move` policy is off, when each move and the total count."""
+    `one_warning_per_slip_multi_move` policy is off, when each move and the total count. The
+    slip's own warnings (A 6.2.a back of the round-1 slip, A 6.2.b table or round missing) and
+    the total (A 6.2.d, A 5.3) are judged on the slip itself, whatever the rulings of its moves:
+    a slip whose every move is incorrect still earns them (no ≤5-points exemption, A 6.2)."""
     legal = [m for m in moves if m.decision.legal]
     per_move = [tuple(w for w in (m.decision.warning, *m.decision.waived) if w) for m in legal]
-    total_wrong = bool(legal) and rnd == 1 and aslip.slip.total != _expected_total(moves, aslip)
-    found = {w for ws in per_move for w in ws} | ({WarningKind.SCORE_WRONG} if total_wrong else set())
+    own = _own_warnings(aslip.slip, rnd)
+    total_wrong = bool(moves) and rnd == 1 and aslip.slip.total != _expected_total(moves, aslip)
+    found = {w for ws in per_move for w in ws} | set(own) | ({WarningKind.SCORE_WRONG} if total_wrong else set())
     ordered = tuple(w for w in _WARNING_ORDER if w in found)
     if pack.policies.one_warning_per_slip_multi_move:
         return ordered[:1], ordered[1:]
@@ -132,9 +136,21 @@ def _slip_warnings(moves: Sequence[MoveRuling], aslip: AnticipationSlip, rnd: in
     for m in legal:
         if m.decision.warning and (m.decision.warning not in _SLIP_LEVEL or m.decision.warning not in counted):
             counted.append(m.decision.warning)
+    counted += [w for w in own if w not in counted]
     if total_wrong:
         counted.append(WarningKind.SCORE_WRONG)
     return tuple(counted), tuple(w for w in ordered if w not in counted)
+
+
+def _own_warnings(slip: Slip, rnd: int) -> tuple[WarningKind, ...]:
+    """A 6.2.a (name and table on the back of the round-1 slip) and A 6.2.b (table or round
+    number missing): faults of the paper, not of a move."""
+    own: list[WarningKind] = []
+    if rnd == 1 and not slip.back_ok:
+        own.append(WarningKind.BACK_DETAILS)
+    if not (slip.table_written and slip.round_written):
+        own.append(WarningKind.TABLE_OR_ROUND_MISSING)
+    return tuple(own)
 
 
 def replay_player(game: AnticipationGame, player: Player) -> PlayerResult:

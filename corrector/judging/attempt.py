@@ -1,7 +1,7 @@
 """One reading of a slip at one position: geometry (the one scorer, `placement`), the group of
 letters, the word list, then where the jokers stand (RULES.md §3 warning c and its **Decision**,
-and the marked-without-joker **Decision**). Layers as STYLE.md asks: geometry first, then the
-group, then the word list; the result is a value, never an exception."""
+and the marked-without-joker **Decision**). Layers as the house rules ask (docs/architecture.md):
+geometry first, then the group, then the word list; the result is a value, never an exception."""
 from __future__ import annotations
 
 from collections.abc import Container, Sequence

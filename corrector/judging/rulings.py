@@ -1,6 +1,6 @@
 """What an arbiter rules on a slip: status, technical warnings, technical penalties and review
 flags, each a stable name with its RULES.md article, the rulebook article and a message in
-Romanian and English (STYLE.md: violations are values)."""
+Romanian and English (docs/architecture.md, house rules: violations are values)."""
 from __future__ import annotations
 
 from enum import Enum

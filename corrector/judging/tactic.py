@@ -1,7 +1,8 @@
 """Tactic slips (RULES.md §6, D 8.6): two moves a round, one from each group in either order,
 both on one slip with each move's score and the round total; a wrong or missing score is a
 warning, and the one-warning-per-slip cap of D 6.2 holds unless the pack's
-`one_warning_per_slip_multi_move` policy is switched off."""
+`one_warning_per_slip_multi_move` policy is switched off. The round total is checked whatever
+the rulings of the moves (RULES.md §6 **Decision**)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -31,6 +32,17 @@ def _placement(decision: Decision, ctx: RoundContext) -> Placement:
     return placed
 
 
+def total_adds_up(slip: Slip, parts: tuple[Decision, ...]) -> bool:
+    """RULES.md §6 **Decision** (D 8.6, "greșeala de calcul sau omisiunea" of the round total):
+    the total is right when it equals the sum of the scores written on the slip (the player's own
+    addition) or the points the round credits; checked whatever the rulings of the moves, also
+    when a move is incorrect or only one move is written. A missing total is always wrong."""
+    if slip.total is None:
+        return False
+    written = [m.score for m in slip.moves if m.score is not None]
+    return (bool(written) and slip.total == sum(written)) or slip.total == sum(p.credited for p in parts)
+
+
 def decide_tactic(slip: Slip, group_a: RoundContext, group_b: RoundContext) -> Decision:
     """Try both orders of the groups; keep the one with more legal moves, then more points."""
     orders = [_decide_order(slip.moves, group_a, group_b), _decide_order(slip.moves, group_b, group_a)]
@@ -45,17 +57,17 @@ def decide_tactic(slip: Slip, group_a: RoundContext, group_b: RoundContext) -> D
         if part.legal and written.score != part.score:
             found.append(WarningKind.SCORE_WRONG)
     score = sum(p.score for p in parts)
-    if all(p.legal for p in parts) and slip.total != score:
+    if not total_adds_up(slip, parts):
         found.append(WarningKind.SCORE_WRONG)
     ordered = sorted(found, key=_WARNING_ORDER.index)
     parts = tuple(replace(p, warning=None, waived=()) for p in parts)
     status = Status.INCORRECT if not any(p.legal for p in parts) else (
         Status.PENALISED if any(p.penalty for p in parts) else Status.VALID)
     decision = Decision(status, score, sum(p.credited for p in parts), parts=parts)
-    if not ordered or status is Status.INCORRECT:
+    if not ordered:
         return decision
     pack = group_a.pack
-    if score <= pack.sanctions.warning_exempt_max_score:
+    if status is Status.INCORRECT or score <= pack.sanctions.warning_exempt_max_score:
         return replace(decision, waived=tuple(ordered))
     if pack.policies.one_warning_per_slip_multi_move:
         return replace(decision, warning=ordered[0], waived=tuple(ordered[1:]))

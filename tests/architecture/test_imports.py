@@ -1,4 +1,4 @@
-"""The house rules of ../shared/STYLE.md, checked on the source: the scanner and the corrector never
+"""The house rules of docs/architecture.md, checked on the source: the scanner and the corrector never
 import each other, nothing imports the command line, no import circle between files, and the
 library never starts the project's own CLI as a child process."""
 from __future__ import annotations
