@@ -169,11 +169,35 @@ def set_rack(session: Session, game: Game, rack: str, actor: str, number: int | 
         record(session, actor, Change("round.rack", "round", number, after={"rack": text, "source": source},
                                       reason=reason), game.id)
     elif existing.rack != text:
-        before = {"rack": existing.rack}
+        before = {"rack": existing.rack, "continuation": existing.continuation, "top_score": existing.top_score}
         existing.rack, existing.rack_source = text, source
-        record(session, actor, Change("round.rack", "round", number, before=before, after={"rack": text},
+        # The continuation was found (and checked) against the old group: it goes with it, and the
+        # round waits for `round set-top` again (`round close` refuses a round without one).
+        existing.continuation, existing.top_score = None, None
+        existing.equal_tops, existing.notices = [], []
+        record(session, actor, Change("round.rack", "round", number, before=before,
+                                      after={"rack": text, "continuation": None, "top_score": None},
                                       reason=reason), game.id)
+        _rejudge_round(session, game, existing, actor)
     return existing
+
+
+def _rejudge_round(session: Session, game: Game, rnd: Round, actor: str) -> None:
+    """A corrected round whose group changed is judged again in the same transaction (the judge
+    finds the top of the new group itself), each changed decision audited; refused while a
+    reading waits in review, since the judge would count that slip as missing."""
+    from .judging import rejudge
+    from .models import Decision
+    from .validation import blockers
+
+    session.flush()
+    if session.scalar(select(Decision.id).where(Decision.round_id == rnd.id).limit(1)) is None:
+        return
+    waiting = blockers(session, game, round_id=rnd.id, readings_only=True)
+    if waiting:
+        raise WorkflowError(f"round {rnd.number} is corrected and {waiting[0]}: review it first "
+                            f"(`fluturas review`), then change the group")
+    rejudge(session, game, actor, f"the group of round {rnd.number}")
 
 
 def check_group(game: Game, rack: str) -> str:
