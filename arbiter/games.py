@@ -11,10 +11,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from corrector.board import Board
-from corrector.errors import NotationError
+from corrector.errors import NotationError, RulePackError
 from corrector.placement import Move, Placement, apply_placement, place_move
 from corrector.reasons import Violation
-from corrector.rulepack import RulePack, load_pack
+from corrector.rulepack import RulePack, load_pack, pack_sha256
 
 from .audit import Change, record, snapshot
 from .errors import StoreError, WorkflowError
@@ -63,12 +63,11 @@ def new_game(session: Session, spec: GameSpec, actor: str) -> Game:
         raise WorkflowError(f"category {spec.category!r}: expected senior or youth")
     for value, field in ((spec.tournament, "--tournament"), (spec.name, "--name"), (spec.venue or "", "--venue")):
         check_text(value, field, required=field != "--venue", longest=200)
-    load_pack(spec.rules)  # an unknown pack fails here, before anything is stored
+    rules = _pack_name(spec.rules)
+    pack = load_pack(rules)  # an unknown pack fails here, before anything is stored
     label = sha = path = None
     if spec.wordlist is not None:
-        if not spec.wordlist.is_file():
-            raise WorkflowError(f"{spec.wordlist}: word list not found")
-        label, sha, path = spec.wordlist.name, file_sha256(spec.wordlist), str(spec.wordlist.resolve())
+        label, sha, path = spec.wordlist.name, *check_wordlist(spec.wordlist, pack)
     tournament = session.scalar(select(Tournament).where(Tournament.name == spec.tournament))
     if tournament is None:
         tournament = Tournament(name=spec.tournament, venue=spec.venue)
@@ -77,11 +76,61 @@ def new_game(session: Session, spec: GameSpec, actor: str) -> Game:
         record(session, actor, Change("tournament.new", "tournament", tournament.id, after=snapshot(tournament)))
     seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
     game = Game(tournament_id=tournament.id, name=spec.name, kind=spec.kind, variant=spec.variant, category=spec.category,
-                rules=spec.rules, wordlist_label=label, wordlist_sha256=sha, wordlist_path=path, draw_seed=seed)
+                rules=rules, rules_sha256=pack_sha256(rules), wordlist_label=label, wordlist_sha256=sha, wordlist_path=path, draw_seed=seed)
     session.add(game)
     session.flush()
     record(session, actor, Change("game.new", "game", game.id, after=snapshot(game)), game.id)
     return game
+
+
+def _pack_name(rules: str) -> str:
+    """A pack by name as given; a pack file by its absolute path, so every later command finds
+    the same file whatever folder it runs in."""
+    path = Path(rules)
+    if path.suffix == ".toml" and path.is_file():
+        rules = str(path.resolve())
+    if len(rules) > 100:
+        raise WorkflowError(f"--rules {rules}: the path is longer than the store keeps (100 characters); "
+                            f"move the pack to a shorter path")
+    return rules
+
+
+def check_wordlist(path: Path, pack: RulePack) -> tuple[str, str]:
+    """A word list fit to play with, checked at `game new` so the game never dies at its first
+    round: a file, not empty, text (no NUL byte), and every line a word of the pack's letters
+    (`load_lexicon` names the line at fault). Its sha256 and absolute path."""
+    from corrector.errors import LexiconError
+    from corrector.words.lexicon import load_lexicon
+
+    if not path.is_file():
+        raise WorkflowError(f"{path}: word list not found")
+    with path.open("rb") as handle:
+        head = handle.read(1 << 16)
+    if not head.strip():
+        raise WorkflowError(f"{path}: the word list is empty")
+    if b"\0" in head and head[:2] != b"\x1f\x8b":
+        raise WorkflowError(f"{path}: not a word list (binary data); give the text file of the list")
+    try:
+        lexicon = load_lexicon(path, pack)
+    except LexiconError as exc:
+        raise WorkflowError(f"word list {exc}") from exc
+    if len(lexicon) == 0:
+        raise WorkflowError(f"{path}: the word list holds no word of 2 to 15 letters")
+    return lexicon.info.sha256, str(path.resolve())
+
+
+def verify_rules(game: Game) -> None:
+    """The game's rule pack, checked against the sha256 stored by `game new`: a pack edited since
+    (or a base it extends) is refused with both hashes, never used under the old one."""
+    if not game.rules_sha256:
+        return  # a game started before packs were pinned (migration 0009)
+    try:
+        found = pack_sha256(game.rules)
+    except RulePackError as exc:
+        raise WorkflowError(f"game {game.id}: rule pack {game.rules}: {exc}") from exc
+    if found != game.rules_sha256:
+        raise WorkflowError(f"rule pack {game.rules}: changed since `game new` (sha256 {found}, the game's is "
+                            f"{game.rules_sha256}); restore the original file")
 
 
 def require_kind(game: Game, kind: str, command: str) -> None:
@@ -97,10 +146,11 @@ def get_game(session: Session, game_id: int | None = None) -> Game:
         game = session.scalar(select(Game).order_by(Game.id.desc()).limit(1))
         if game is None:
             raise StoreError("the store holds no game yet: start one with `fluturas game new`")
-        return game
-    game = session.get(Game, game_id)
-    if game is None:
-        raise StoreError(f"game {game_id} is not in the store")
+    else:
+        game = session.get(Game, game_id)
+        if game is None:
+            raise StoreError(f"game {game_id} is not in the store")
+    verify_rules(game)
     return game
 
 
