@@ -158,6 +158,10 @@ def seat_players(session: Session, game: Game, seats: list[Seat], actor: str, so
     """Store a checked seating list, all or nothing. A table already seated is an error unless
     `replace`, which keeps the old seat in the audit log."""
     require_not_final(game, "changing the seating")
+    for seat in seats:  # the library's callers too: a name the sheets can print (no control character)
+        check_text(seat.name, f"{source}: row {seat.row}: name", required=True, longest=200)
+        check_text(seat.club or "", f"{source}: row {seat.row}: club", longest=200)
+        check_text(seat.category or "", f"{source}: row {seat.row}: category", longest=20)
     current = {p.table_no: p for p in session.scalars(select(Player).where(Player.game_id == game.id))}
     clashes = [s for s in seats if s.table in current]
     if clashes and not replace:
