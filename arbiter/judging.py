@@ -16,7 +16,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from corrector.judging.rulings import Status
+from corrector.errors import NotationError
 from corrector.judgment import judge
+from corrector.rulepack import RulePack, load_pack
 
 from .audit import Change, record
 from .errors import ReadingError, WorkflowError
@@ -220,6 +222,8 @@ def store_judgement(session: Session, game: Game, output: dict[str, Any], actor:
         counts["changed"] += 1
         record(session, actor, Change("decision.set", "decision", f"{number}/{table}", before=before or None,
                                       after=new, reason=f"judged from {source}"), game.id)
+        if _queue_foreign_letters(session, game, rnd, table):
+            counts["flagged"] += 1
         to_review = [str(f) for f in new["flags"] if f not in NOT_FOR_REVIEW and f != "solo"]
         if to_review and not new["on_appeal"]:
             slip_id = session.scalar(select(Slip.id).where(Slip.round_id == rnd.id, Slip.table_no == table,
@@ -228,6 +232,38 @@ def store_judgement(session: Session, game: Game, output: dict[str, Any], actor:
                 counts["flagged"] += 1
     _store_standings(session, game, output, actor, source)
     return counts
+
+
+def letters_outside(pack: RulePack, content: dict[str, Any]) -> list[str]:
+    """The words of a slip that hold a character no tile of the set carries (RULES.md §1): a
+    reading gone wrong rather than a move, since no player can write a tile the bag lacks."""
+    moves = content.get("moves") if isinstance(content.get("moves"), list) else [content]
+    out = []
+    for move in moves:
+        word = move.get("word") if isinstance(move, dict) else None
+        if word:
+            try:
+                pack.tiles.parse_word(str(word))
+            except (NotationError, ValueError):
+                out.append(str(word))
+    return out
+
+
+def _queue_foreign_letters(session: Session, game: Game, rnd: Round, table: int) -> bool:
+    """A filed slip whose word holds letters outside the set goes to review as a reading (the
+    judge ruled it incorrect, 0 points; an arbiter reads the slip before that stands): once."""
+    slip = session.scalar(select(Slip).where(Slip.round_id == rnd.id, Slip.table_no == table, Slip.state == "filed"))
+    if slip is None:
+        return False
+    words = letters_outside(load_pack(game.rules), slip.content)
+    if not words:
+        return False
+    reason = f"the word {words[0]} holds letters that are not in the set: read the slip again"
+    if session.scalar(select(ReviewItem.id).where(ReviewItem.slip_id == slip.id, ReviewItem.reason == reason)):
+        return False
+    session.add(ReviewItem(game_id=game.id, round_id=rnd.id, slip_id=slip.id, table_no=table, kind="reading",
+                           reason=reason))
+    return True
 
 
 def _store_standings(session: Session, game: Game, output: dict[str, Any], actor: str, source: str) -> None:

@@ -181,3 +181,26 @@ def test_an_empty_file_becomes_a_store_only_through_game_new(tmp_path):
     assert db.read_bytes() == b""
     cli(db, "game", "new", "--tournament", "T", "--name", "N")
     assert "N" in cli(db, "game", "list").output
+
+
+def test_a_reading_with_letters_outside_the_set_goes_to_review(game):
+    """RULES.md §1: the Romanian set has no Æ. A slip read as SAÆUTE is a reading gone wrong: the
+    judge rules it incorrect, and it waits in review (results are refused meanwhile), never a
+    silent 0."""
+    from .conftest import jsonl, reading
+
+    cli(game, "round", "close")
+    cli(game, "round", "set-rack", "ARSUTE?")
+    cli(game, "round", "set-top")
+    pile = jsonl(game.parent / "r2.jsonl", reading(5, rnd=2, word="SAÆUTE", position="7C", score=7),
+                 reading(6, rnd=2, word="SAlUTE", position="7C", score=7))
+    cli(game, "round", "scan", str(pile), "--keep", "new")
+    assert "1 sent to review" in cli(game, "round", "correct").output
+    items = rows(game, "SELECT kind, table_no, reason FROM review_item WHERE state = 'open'")
+    assert items == [("reading", 5, "the word SAÆUTE holds letters that are not in the set: read the slip again")]
+    assert "SAÆUTE" in one_line_error(cli(game, "results", "provisional", "--deadline", "23:59",
+                                          "--out", str(game.parent / "out"), code=2))
+    cli(game, "review", input="c depunere=SAlUTE\nread from the slip\n")
+    cli(game, "round", "correct")
+    assert rows(game, "SELECT credited FROM decision d JOIN round r ON r.id = d.round_id "
+                      "WHERE r.number = 2 AND d.table_no = 5") == [(7,)]
