@@ -114,3 +114,18 @@ def test_results_final_killed_after_its_commit_is_recovered_by_running_it_again(
     assert "already final" in done.stdout
     assert "provizorii" not in page.read_text(encoding="utf-8") and "finale" in page.read_text(encoding="utf-8")
     assert counted(store) == before
+
+
+def test_a_foreign_database_is_refused_and_left_as_it_was(store_url):
+    """SQLite or PostgreSQL: a database holding another program's tables is not upgraded into a
+    store (Alembic would add its twelve tables beside them); every command refuses it."""
+    from sqlalchemy import create_engine, inspect, text
+
+    engine = create_engine(store_url)
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE contacts (id INTEGER PRIMARY KEY, name TEXT)"))
+    for command in (["game", "list"], ["status"], ["game", "new", "--tournament", "T", "--name", "N"]):
+        done = run(store_url, *command)
+        assert done.returncode == 2 and "not a fluturas store" in done.stderr, done.stderr
+    assert inspect(engine).get_table_names() == ["contacts"]
+    engine.dispose()
