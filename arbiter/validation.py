@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from datetime import datetime, time, timedelta
+from datetime import datetime, time
 from pathlib import Path
 from typing import Any
 
@@ -139,7 +139,7 @@ DEADLINE = re.compile(r"(\d{1,2})[:.](\d{2})")
 
 def check_deadline(text: str, today: datetime) -> datetime:
     """The appeal deadline as notice boards write it: 'HH:MM' or 'HH.MM' today (the venue's
-    time), or a full ISO date-time within a week of today; anything else ('18,30', '18') is
+    time), or a full ISO date-time (date and hour); anything else ('18,30', '18') is
     refused, never read as another time."""
     clock = DEADLINE.fullmatch(text.strip())
     try:
@@ -153,8 +153,6 @@ def check_deadline(text: str, today: datetime) -> datetime:
     except ValueError as exc:
         raise WorkflowError(f"--deadline {text!r}: expected HH:MM today (18:30 or 18.30) or a date-time "
                             f"2026-05-17T18:30") from exc
-    if abs(moment - today) > timedelta(days=7):
-        raise WorkflowError(f"--deadline {text!r}: more than a week away from today; expected today's hour")
     return moment
 
 
