@@ -12,7 +12,6 @@ import pytest
 from arbiter.errors import WorkflowError
 from arbiter.store import open_store
 from arbiter.games import get_game
-from arbiter.validation import check_deadline, game_ceiling, round_ceiling, total_floor
 
 from .conftest import cli, fingerprint, one_line_error, rows
 
@@ -61,6 +60,8 @@ def test_a_judge_output_out_of_bounds_is_refused(game, where, value, field):
 
 
 def test_the_score_ceiling_is_derived_from_the_rule_pack(game):
+    from arbiter.validation import game_ceiling, round_ceiling, total_floor
+
     store = open_store(game)
     try:
         with store.session() as s:
@@ -96,6 +97,8 @@ def test_a_deadline_that_is_not_an_hour_is_refused(game, deadline):
 
 
 def test_a_deadline_as_notice_boards_write_it():
+    from arbiter.validation import check_deadline
+
     today = datetime(2026, 5, 17, 10, 0).astimezone()
     assert check_deadline("18.30", today).strftime("%H:%M") == "18:30"
     assert check_deadline("8:05", today).strftime("%H:%M") == "08:05"
