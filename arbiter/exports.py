@@ -204,6 +204,19 @@ def write_exports(session: Session, game: Game, out: Path, stem: str | None = No
             write_html(session, game, folder / f"{stem}-results.html")]
 
 
+def ready_folder(out: Path) -> Path:
+    """The export folder checked (made if missing, writable) before a publication is stored, so
+    `results provisional|final --out FILE` refuses without publishing anything."""
+    import os
+
+    from .errors import FileAccess
+
+    folder = kit.out_folder(out)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise FileAccess(f"{folder}: the export folder cannot be written; nothing was published")
+    return folder
+
+
 @dataclass(frozen=True)
 class Exported:
     files: list[Path]

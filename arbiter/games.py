@@ -11,10 +11,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from corrector.board import Board
-from corrector.errors import NotationError
+from corrector.errors import NotationError, RulePackError
 from corrector.placement import Move, Placement, apply_placement, place_move
 from corrector.reasons import Violation
-from corrector.rulepack import RulePack, load_pack
+from corrector.rulepack import RulePack, load_pack, pack_sha256
 
 from .audit import Change, record, snapshot
 from .errors import StoreError, WorkflowError
@@ -63,12 +63,11 @@ def new_game(session: Session, spec: GameSpec, actor: str) -> Game:
         raise WorkflowError(f"category {spec.category!r}: expected senior or youth")
     for value, field in ((spec.tournament, "--tournament"), (spec.name, "--name"), (spec.venue or "", "--venue")):
         check_text(value, field, required=field != "--venue", longest=200)
-    load_pack(spec.rules)  # an unknown pack fails here, before anything is stored
+    rules = _pack_name(spec.rules)
+    pack = load_pack(rules)  # an unknown pack fails here, before anything is stored
     label = sha = path = None
     if spec.wordlist is not None:
-        if not spec.wordlist.is_file():
-            raise WorkflowError(f"{spec.wordlist}: word list not found")
-        label, sha, path = spec.wordlist.name, file_sha256(spec.wordlist), str(spec.wordlist.resolve())
+        label, sha, path = spec.wordlist.name, *check_wordlist(spec.wordlist, pack)
     tournament = session.scalar(select(Tournament).where(Tournament.name == spec.tournament))
     if tournament is None:
         tournament = Tournament(name=spec.tournament, venue=spec.venue)
@@ -77,11 +76,61 @@ def new_game(session: Session, spec: GameSpec, actor: str) -> Game:
         record(session, actor, Change("tournament.new", "tournament", tournament.id, after=snapshot(tournament)))
     seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
     game = Game(tournament_id=tournament.id, name=spec.name, kind=spec.kind, variant=spec.variant, category=spec.category,
-                rules=spec.rules, wordlist_label=label, wordlist_sha256=sha, wordlist_path=path, draw_seed=seed)
+                rules=rules, rules_sha256=pack_sha256(rules), wordlist_label=label, wordlist_sha256=sha, wordlist_path=path, draw_seed=seed)
     session.add(game)
     session.flush()
     record(session, actor, Change("game.new", "game", game.id, after=snapshot(game)), game.id)
     return game
+
+
+def _pack_name(rules: str) -> str:
+    """A pack by name as given; a pack file by its absolute path, so every later command finds
+    the same file whatever folder it runs in."""
+    path = Path(rules)
+    if path.suffix == ".toml" and path.is_file():
+        rules = str(path.resolve())
+    if len(rules) > 100:
+        raise WorkflowError(f"--rules {rules}: the path is longer than the store keeps (100 characters); "
+                            f"move the pack to a shorter path")
+    return rules
+
+
+def check_wordlist(path: Path, pack: RulePack) -> tuple[str, str]:
+    """A word list fit to play with, checked at `game new` so the game never dies at its first
+    round: a file, not empty, text (no NUL byte), and every line a word of the pack's letters
+    (`load_lexicon` names the line at fault). Its sha256 and absolute path."""
+    from corrector.errors import LexiconError
+    from corrector.words.lexicon import load_lexicon
+
+    if not path.is_file():
+        raise WorkflowError(f"{path}: word list not found")
+    with path.open("rb") as handle:
+        head = handle.read(1 << 16)
+    if not head.strip():
+        raise WorkflowError(f"{path}: the word list is empty")
+    if b"\0" in head and head[:2] != b"\x1f\x8b":
+        raise WorkflowError(f"{path}: not a word list (binary data); give the text file of the list")
+    try:
+        lexicon = load_lexicon(path, pack)
+    except LexiconError as exc:
+        raise WorkflowError(f"word list {exc}") from exc
+    if len(lexicon) == 0:
+        raise WorkflowError(f"{path}: the word list holds no word of 2 to 15 letters")
+    return lexicon.info.sha256, str(path.resolve())
+
+
+def verify_rules(game: Game) -> None:
+    """The game's rule pack, checked against the sha256 stored by `game new`: a pack edited since
+    (or a base it extends) is refused with both hashes, never used under the old one."""
+    if not game.rules_sha256:
+        return  # a game started before packs were pinned (migration 0009)
+    try:
+        found = pack_sha256(game.rules)
+    except RulePackError as exc:
+        raise WorkflowError(f"game {game.id}: rule pack {game.rules}: {exc}") from exc
+    if found != game.rules_sha256:
+        raise WorkflowError(f"rule pack {game.rules}: changed since `game new` (sha256 {found}, the game's is "
+                            f"{game.rules_sha256}); restore the original file")
 
 
 def require_kind(game: Game, kind: str, command: str) -> None:
@@ -97,10 +146,11 @@ def get_game(session: Session, game_id: int | None = None) -> Game:
         game = session.scalar(select(Game).order_by(Game.id.desc()).limit(1))
         if game is None:
             raise StoreError("the store holds no game yet: start one with `fluturas game new`")
-        return game
-    game = session.get(Game, game_id)
-    if game is None:
-        raise StoreError(f"game {game_id} is not in the store")
+    else:
+        game = session.get(Game, game_id)
+        if game is None:
+            raise StoreError(f"game {game_id} is not in the store")
+    verify_rules(game)
     return game
 
 
@@ -108,6 +158,10 @@ def seat_players(session: Session, game: Game, seats: list[Seat], actor: str, so
     """Store a checked seating list, all or nothing. A table already seated is an error unless
     `replace`, which keeps the old seat in the audit log."""
     require_not_final(game, "changing the seating")
+    for seat in seats:  # the library's callers too: a name the sheets can print (no control character)
+        check_text(seat.name, f"{source}: row {seat.row}: name", required=True, longest=200)
+        check_text(seat.club or "", f"{source}: row {seat.row}: club", longest=200)
+        check_text(seat.category or "", f"{source}: row {seat.row}: category", longest=20)
     current = {p.table_no: p for p in session.scalars(select(Player).where(Player.game_id == game.id))}
     clashes = [s for s in seats if s.table in current]
     if clashes and not replace:
@@ -169,11 +223,35 @@ def set_rack(session: Session, game: Game, rack: str, actor: str, number: int | 
         record(session, actor, Change("round.rack", "round", number, after={"rack": text, "source": source},
                                       reason=reason), game.id)
     elif existing.rack != text:
-        before = {"rack": existing.rack}
+        before = {"rack": existing.rack, "continuation": existing.continuation, "top_score": existing.top_score}
         existing.rack, existing.rack_source = text, source
-        record(session, actor, Change("round.rack", "round", number, before=before, after={"rack": text},
+        # The continuation was found (and checked) against the old group: it goes with it, and the
+        # round waits for `round set-top` again (`round close` refuses a round without one).
+        existing.continuation, existing.top_score = None, None
+        existing.equal_tops, existing.notices = [], []
+        record(session, actor, Change("round.rack", "round", number, before=before,
+                                      after={"rack": text, "continuation": None, "top_score": None},
                                       reason=reason), game.id)
+        _rejudge_round(session, game, existing, actor)
     return existing
+
+
+def _rejudge_round(session: Session, game: Game, rnd: Round, actor: str) -> None:
+    """A corrected round whose group changed is judged again in the same transaction (the judge
+    finds the top of the new group itself), each changed decision audited; refused while a
+    reading waits in review, since the judge would count that slip as missing."""
+    from .judging import rejudge
+    from .models import Decision
+    from .validation import blockers
+
+    session.flush()
+    if session.scalar(select(Decision.id).where(Decision.round_id == rnd.id).limit(1)) is None:
+        return
+    waiting = blockers(session, game, round_id=rnd.id, readings_only=True)
+    if waiting:
+        raise WorkflowError(f"round {rnd.number} is corrected and {waiting[0]}: review it first "
+                            f"(`fluturas review`), then change the group")
+    rejudge(session, game, actor, f"the group of round {rnd.number}")
 
 
 def check_group(game: Game, rack: str) -> str:

@@ -15,14 +15,17 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from corrector.judging.rulings import Status
+from corrector.errors import NotationError
 from corrector.judgment import judge
+from corrector.rulepack import RulePack, load_pack
 
 from .audit import Change, record
 from .errors import ReadingError, WorkflowError
 from .games import players, rounds, verify_wordlist
 from .models import Appeal, Decision, Game, ReviewItem, Round, Sanction, Slip, Standing
 from .review import flag_decision
-from .validation import LARGEST
+from .validation import LARGEST, game_ceiling, round_ceiling, total_floor
 
 DECISION_FIELDS = ("status", "score", "credited", "warning", "penalty", "articles", "explanation", "flags")
 STANDING_FIELDS = ("total", "warnings", "penalties", "solos", "disciplinary", "eliminated", "rank", "percent_of_top")
@@ -114,6 +117,44 @@ def has_decisions(session: Session, game_id: int) -> bool:
                           .where(Round.game_id == game_id).limit(1)) is not None
 
 
+def rejudge(session: Session, game: Game, actor: str, what: str) -> dict[str, int] | None:
+    """Judge the whole game again inside the caller's transaction, so a change that the judge
+    cannot apply (an appeal naming a slip it cannot find, a total the store cannot hold) is
+    refused with the change itself and nothing is stored. None, and nothing judged, while no
+    round is corrected yet or a reading waits in review (as `correction.recorrect`)."""
+    from exitcodes import FluturasError
+    from sqlalchemy.exc import DataError
+
+    from .validation import blockers
+
+    session.flush()
+    if not has_decisions(session, game.id) or blockers(session, game, readings_only=True):
+        return None
+    try:
+        if game.kind == "anticipation":  # its own corrector (RULES.md §7), the same steps as `round correct`
+            from corrector.anticipation import correct_anticipation_game
+            from corrector.anticipation.judge import load_game
+
+            from .anticipation.correction import build_input, store_result
+
+            case, _held = build_input(session, game, max(r.number for r in rounds(session, game)))
+            result = correct_anticipation_game(load_game(case, source=f"game {game.id}"))
+            counts = store_result(session, game, result, actor, case["slips"])
+        else:
+            case, _held = build_case(session, game)
+            counts = store_judgement(session, game, run_judge(case), actor, "fluturas judge")
+        session.flush()
+    except DataError as exc:
+        raise WorkflowError(f"{what} refused: the totals it gives cannot be stored ({exc.orig}); "
+                            f"nothing was stored") from exc
+    except FluturasError as exc:
+        raise WorkflowError(f"{what} refused: the judge cannot apply it ({exc}); nothing was stored") from exc
+    newest = max(rounds(session, game), key=lambda r: r.number)
+    if newest.status == "open":
+        newest.status = "corrected"
+    return counts
+
+
 def run_judge(case: dict[str, Any], source: str = "the stored game") -> dict[str, Any]:
     """The judge's output for the stored game, in process (`corrector.judgment.judge`), in its JSON
     form: the form stored and compared with what is already stored."""
@@ -154,6 +195,7 @@ def upsert_fields(row: Any, new: dict[str, Any], fields: tuple[str, ...]) -> dic
 def store_judgement(session: Session, game: Game, output: dict[str, Any], actor: str, source: str) -> dict[str, int]:
     """Upsert every decision and standing of `output`; audit each one that changes; queue the
     decisions the judge flagged. Returns counts (changed, unchanged, flagged)."""
+    check_judge_output(output, source, game)
     by_number = {r.number: r for r in rounds(session, game)}
     seated = {p.table_no for p in players(session, game)}
     counts = {"changed": 0, "unchanged": 0, "flagged": 0}
@@ -180,6 +222,8 @@ def store_judgement(session: Session, game: Game, output: dict[str, Any], actor:
         counts["changed"] += 1
         record(session, actor, Change("decision.set", "decision", f"{number}/{table}", before=before or None,
                                       after=new, reason=f"judged from {source}"), game.id)
+        if _queue_foreign_letters(session, game, rnd, table):
+            counts["flagged"] += 1
         to_review = [str(f) for f in new["flags"] if f not in NOT_FOR_REVIEW and f != "solo"]
         if to_review and not new["on_appeal"]:
             slip_id = session.scalar(select(Slip.id).where(Slip.round_id == rnd.id, Slip.table_no == table,
@@ -188,6 +232,38 @@ def store_judgement(session: Session, game: Game, output: dict[str, Any], actor:
                 counts["flagged"] += 1
     _store_standings(session, game, output, actor, source)
     return counts
+
+
+def letters_outside(pack: RulePack, content: dict[str, Any]) -> list[str]:
+    """The words of a slip that hold a character no tile of the set carries (RULES.md §1): a
+    reading gone wrong rather than a move, since no player can write a tile the bag lacks."""
+    moves = content.get("moves") if isinstance(content.get("moves"), list) else [content]
+    out = []
+    for move in moves:
+        word = move.get("word") if isinstance(move, dict) else None
+        if word:
+            try:
+                pack.tiles.parse_word(str(word))
+            except (NotationError, ValueError):
+                out.append(str(word))
+    return out
+
+
+def _queue_foreign_letters(session: Session, game: Game, rnd: Round, table: int) -> bool:
+    """A filed slip whose word holds letters outside the set goes to review as a reading (the
+    judge ruled it incorrect, 0 points; an arbiter reads the slip before that stands): once."""
+    slip = session.scalar(select(Slip).where(Slip.round_id == rnd.id, Slip.table_no == table, Slip.state == "filed"))
+    if slip is None:
+        return False
+    words = letters_outside(load_pack(game.rules), slip.content)
+    if not words:
+        return False
+    reason = f"the word {words[0]} holds letters that are not in the set: read the slip again"
+    if session.scalar(select(ReviewItem.id).where(ReviewItem.slip_id == slip.id, ReviewItem.reason == reason)):
+        return False
+    session.add(ReviewItem(game_id=game.id, round_id=rnd.id, slip_id=slip.id, table_no=table, kind="reading",
+                           reason=reason))
+    return True
 
 
 def _store_standings(session: Session, game: Game, output: dict[str, Any], actor: str, source: str) -> None:
@@ -211,13 +287,23 @@ def _store_standings(session: Session, game: Game, output: dict[str, Any], actor
         game.top_total = top
 
 
-def _whole_or_none(value: Any) -> bool:
-    return value is None or (isinstance(value, int) and not isinstance(value, bool) and abs(value) <= LARGEST)
+def _whole_or_none(value: Any, least: int = -LARGEST, most: int = LARGEST) -> bool:
+    return value is None or (isinstance(value, int) and not isinstance(value, bool) and least <= value <= most)
 
 
-def check_judge_output(output: Any, where: str) -> None:
+STATUSES = frozenset(s.name for s in Status)
+
+
+def _named(value: Any, names: frozenset[str]) -> bool:
+    """A ruling's name as the judge writes it (`VALID`; `valid` is the same)."""
+    return isinstance(value, str) and value.upper() in names
+
+
+def check_judge_output(output: Any, where: str, game: Game | None = None) -> None:
     """A judge output given as a file (`round correct --judge-output`) in the shape docs/judge.md
-    gives, checked before anything is stored: one line naming the round, table and field at fault."""
+    gives, checked before anything is stored: one line naming the round, table and field at fault.
+    Statuses are the judge's names; counts are ≥ 0, ranks ≥ 1; with the
+    game, points lie within what a round (`validation.round_ceiling`) or the game can give."""
     if not isinstance(output, dict):
         raise ReadingError(f"{where}: a judge output is a JSON object, found {type(output).__name__}")
     try:
@@ -225,30 +311,43 @@ def check_judge_output(output: Any, where: str) -> None:
         tables = _keyed(output.get("tables"), "table")
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ReadingError(f"{where}: rounds or tables not in the judge's form (docs/judge.md): {exc!r}") from exc
+    points = round_ceiling(game) if game is not None else LARGEST
+    totals = game_ceiling(game) if game is not None else LARGEST
+    floor = total_floor(game) if game is not None else -LARGEST
+    for key in list(decisions) + [(1, t) for t in tables]:
+        if not all(_whole_or_none(k, 1) for k in key):
+            raise ReadingError(f"{where}: round or table {key}: out of range")
     for (number, table), data in decisions.items():
         at = f"{where}: round {number}, table {table}"
         if not isinstance(data, dict):
             raise ReadingError(f"{at}: a decision is an object")
         for name in ("score", "credited"):
-            if not _whole_or_none(data.get(name)):
-                raise ReadingError(f"{at}: field {name}: expected a whole number, found {data.get(name)!r}")
+            if not _whole_or_none(data.get(name), 0, points):
+                raise ReadingError(f"{at}: field {name}: expected a whole number of points 0–{points}, "
+                                   f"found {data.get(name)!r}")
         for name in ("flags", "articles"):
             if not isinstance(data.get(name) or [], list):
                 raise ReadingError(f"{at}: field {name}: expected a list")
-        if not isinstance(data.get("status"), (str, type(None))):
-            raise ReadingError(f"{at}: field status: expected text")
+        if not _named(data.get("status"), STATUSES):
+            raise ReadingError(f"{at}: field status: {data.get('status')!r} is not a ruling "
+                               f"({', '.join(sorted(STATUSES))})")
+        for name in ("warning", "penalty"):
+            if not isinstance(data.get(name), (str, type(None))):
+                raise ReadingError(f"{at}: field {name}: expected text")
     for table, data in tables.items():
         at = f"{where}: tables, table {table}"
         if not isinstance(data, dict):
             raise ReadingError(f"{at}: a standing is an object")
-        for name in ("total", "warnings", "penalties", "solos", "disciplinary", "rank"):
-            if not _whole_or_none(data.get(name)):
-                raise ReadingError(f"{at}: field {name}: expected a whole number, found {data.get(name)!r}")
+        if not _whole_or_none(data.get("total"), floor, totals):
+            raise ReadingError(f"{at}: field total: expected a whole number from {floor} to {totals}, "
+                               f"found {data.get('total')!r}")
+        for name in ("warnings", "penalties", "solos", "disciplinary"):
+            if not _whole_or_none(data.get(name), 0):
+                raise ReadingError(f"{at}: field {name}: expected a whole number ≥ 0, found {data.get(name)!r}")
+        if not _whole_or_none(data.get("rank"), 1):
+            raise ReadingError(f"{at}: field rank: expected a place ≥ 1, found {data.get('rank')!r}")
         pct = data.get("percent_of_top")
         if pct is not None and (isinstance(pct, bool) or not isinstance(pct, (int, float)) or not math.isfinite(pct)):
-            raise ReadingError(f"{at}: field percent_of_top: expected a number, found {pct!r}")
-    if not _whole_or_none(output.get("top_total")):
-        raise ReadingError(f"{where}: field top_total: expected a whole number")
-    for key in list(decisions) + [(0, t) for t in tables]:
-        if not all(_whole_or_none(k) for k in key):
-            raise ReadingError(f"{where}: round or table {key}: out of range")
+            raise ReadingError(f"{at}: field percent_of_top: expected a percentage, found {pct!r}")
+    if not _whole_or_none(output.get("top_total"), floor, totals):
+        raise ReadingError(f"{where}: field top_total: expected a whole number from {floor} to {totals}")

@@ -42,6 +42,7 @@ class Game(Base):
     variant: Mapped[str] = mapped_column(String(20), default="classic")
     category: Mapped[str] = mapped_column(String(10), default="senior")
     rules: Mapped[str] = mapped_column(String(100), default="ro")
+    rules_sha256: Mapped[str | None] = mapped_column(String(64))  # the merged pack at `game new` (0009)
     wordlist_label: Mapped[str | None] = mapped_column(String(200))
     wordlist_sha256: Mapped[str | None] = mapped_column(String(64))
     wordlist_path: Mapped[str | None] = mapped_column(Text)

@@ -6,7 +6,7 @@ what is published."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, time
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -16,7 +16,7 @@ from .audit import Change, record, snapshot
 from .errors import WorkflowError
 from .anticipation.correction import ANTICIPATION_APPEAL_KINDS
 from .models import Appeal, Game, Player, ReviewItem, Sanction, Standing
-from .validation import blockers, check_points, require_not_final, require_round, require_seated
+from .validation import blockers, check_deadline, check_points, require_not_final, require_round, require_seated
 
 SANCTIONS = ("disciplinary", "elimination")
 APPEAL_KINDS = ("reading", "warning", "penalty", "incorrect", "total", "repeated")
@@ -44,15 +44,8 @@ def add_sanction(session: Session, game: Game, table: int, kind: str, reason: st
 
 def parse_deadline(text: str, today: datetime) -> datetime:
     """'18:30' or '18.30' (as notice boards write it) → today at 18:30 (local time of the venue);
-    a full ISO date-time is accepted too."""
-    try:
-        if len(text) <= 5:
-            clock = time.fromisoformat(text.replace(".", ":").zfill(5))
-            return datetime.combine(today.date(), clock, tzinfo=today.tzinfo)
-        parsed = datetime.fromisoformat(text)
-        return parsed if parsed.tzinfo else parsed.replace(tzinfo=today.tzinfo)
-    except ValueError as exc:
-        raise WorkflowError(f"--deadline {text!r}: expected HH:MM or an ISO date-time") from exc
+    a full ISO date-time is accepted too (`validation.check_deadline`)."""
+    return check_deadline(text, today)
 
 
 def add_appeal(session: Session, game: Game, table: int, round_no: int | None, kind: str, reason: str,
@@ -79,11 +72,11 @@ def add_appeal(session: Session, game: Game, table: int, round_no: int | None, k
     if kind in ("incorrect", "total"):
         if change.get("score") is None:
             raise WorkflowError(f"--score: an appeal of kind {kind} gives the points to credit (--score N)")
-        check_points(change["score"], "--score")
+        check_points(change["score"], "--score", game)
     if change.get("cap") is not None:
-        check_points(change["cap"], "--cap")
+        check_points(change["cap"], "--cap", game)
     if kind == "reading":
-        _check_reading_change(session, game, change)
+        _check_reading_change(session, game, change, round_no)
     row = Appeal(game_id=game.id, table_no=table, round_no=round_no, kind=kind, reason=reason, change=change,
                  status="upheld" if upheld else "rejected", actor=actor, created_at=now)
     session.add(row)
@@ -93,7 +86,7 @@ def add_appeal(session: Session, game: Game, table: int, round_no: int | None, k
     return row
 
 
-def _check_reading_change(session: Session, game: Game, change: dict[str, Any]) -> None:
+def _check_reading_change(session: Session, game: Game, change: dict[str, Any], round_no: int | None) -> None:
     """What a reading appeal says the slip reads, checked like a review correction."""
     from .review import normalise_correction
     from .validation import check_slip_fields
@@ -105,6 +98,9 @@ def _check_reading_change(session: Session, game: Game, change: dict[str, Any]) 
         require_seated(session, game, fields["table"], "--set table")
     if "round" in fields:
         require_round(session, game, fields["round"], "--set round")
+        if round_no is not None and fields["round"] != round_no:
+            raise WorkflowError(f"--set round {fields['round']}: the appeal is of round {round_no}; a slip filed "
+                                f"in the wrong round moves with `fluturas slip move`")
     check_slip_fields(game, fields, "--set ")
     change.clear()
     change.update(fields)
@@ -220,9 +216,11 @@ def appeals(session: Session, game: Game) -> list[Appeal]:
     return list(session.scalars(select(Appeal).where(Appeal.game_id == game.id).order_by(Appeal.id)))
 
 
-def finalise(store, game_id: int, actor: str, now: datetime, force_reason: str | None = None) -> None:
+def finalise(store, game_id: int, actor: str, now: datetime, force_reason: str | None = None) -> bool:
     """`results final`: judge the whole game again first (every sanction and appeal counted as
-    stored), and publish only if that succeeds, so the final totals are the judge's of today."""
+    stored), and publish only if that succeeds, so the final totals are the judge's of today.
+    False, and nothing changed, when the game is final already: the caller writes the final files
+    again (a crash after the publication left the provisional ones on disk)."""
     from exitcodes import FluturasError
 
     from .correction import recorrect
@@ -230,7 +228,8 @@ def finalise(store, game_id: int, actor: str, now: datetime, force_reason: str |
 
     with store.session() as session:
         game = get_game(session, game_id)
-        require_not_final(game, "publishing final results")
+        if game.status == "final":
+            return False
         waiting = blockers(session, game)
     if not waiting:
         try:
@@ -240,3 +239,4 @@ def finalise(store, game_id: int, actor: str, now: datetime, force_reason: str |
                                 f"withdraw or fix what is named (`fluturas undo`)") from exc
     with store.session() as session:
         publish(session, get_game(session, game_id), "final", actor, now=now, force_reason=force_reason)
+    return True

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import SeatingError
+from .freetext import control_character, misdecoded
 
 # Accepted headers (case and diacritics ignored) → field. Romanian first: the federation's lists.
 COLUMNS = {
@@ -81,6 +82,24 @@ def _xlsx_rows(path: Path) -> list[list[str]]:
     return rows
 
 
+def _check_cell(text: str, where: str, encoding: str | None) -> None:
+    """A name or club fit for the store and the sheets: no control character (a NUL breaks the
+    export), not longer than the store keeps, and not misdecoded ('ªtefan' is Ştefan of a cp1250
+    file read as latin-1): the file is refused with the encoding to use."""
+    bad = control_character(text)
+    if bad is not None:
+        raise SeatingError(f"{where}: control character {bad} in {text!r}")
+    if len(text) > 200:
+        raise SeatingError(f"{where}: {len(text)} characters; at most 200")
+    likely = misdecoded(text)
+    if likely == "cp1250":
+        raise SeatingError(f"{where}: {text!r} looks like Romanian letters read in the wrong encoding "
+                           f"(ª º Þ þ for Ş ş Ţ ţ); pass --encoding cp1250")
+    if likely == "utf-8":
+        hint = "import it without --encoding" if encoding else "save it as UTF-8"
+        raise SeatingError(f"{where}: {text!r} looks like UTF-8 read as another encoding; the file is UTF-8: {hint}")
+
+
 def read_seating(path: str | Path, encoding: str | None = None) -> list[Seat]:
     """All seats of a seating file, or one SeatingError naming file, row and column."""
     path = Path(path)
@@ -120,6 +139,8 @@ def read_seating(path: str | Path, encoding: str | None = None) -> list[Seat]:
         name = " ".join(p for p in (values["name"], values.get("first_name", "")) if p)
         if not name:
             raise SeatingError(f"{where('name')}: the name is empty")
+        for field in ("name", "first_name", "club", "category"):
+            _check_cell(values.get(field) or "", where(field) if field in fields else "", encoding)
         category = values.get("category") or None
         if category is not None and category.lower() not in CATEGORIES:
             raise SeatingError(f"{where('category')}: {category!r} is not one of {', '.join(sorted(CATEGORIES))}")

@@ -16,7 +16,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -185,7 +185,23 @@ def open_store(url_or_path: str | os.PathLike[str] | None = None, *, migrate: bo
             if not path.exists() and not create:
                 raise StoreError(f"database {database}: no such store; `fluturas game new` creates one "
                                  f"(or pass --db / set FLUTURAS_DB to the right file)")
+            if path.exists():
+                _refuse_foreign(database, _sqlite_tables(database), create)
         event.listen(engine, "connect", _sqlite_pragmas)
+    elif migrate:
+        try:
+            with engine.connect() as conn:
+                names = set(inspect(conn).get_table_names())
+                if "alembic_version" in names:
+                    names.add("alembic_version=" + str(conn.scalar(text("SELECT version_num FROM alembic_version"))))
+        except DatabaseError as exc:
+            engine.dispose()
+            raise store_failure(describe(url), exc) from exc
+        try:
+            _refuse_foreign(describe(url), names, create=True)
+        except StoreError:
+            engine.dispose()
+            raise
     try:
         if migrate:
             upgrade(engine)
@@ -196,6 +212,43 @@ def open_store(url_or_path: str | os.PathLike[str] | None = None, *, migrate: bo
         engine.dispose()
         raise FileAccess(f"database {describe(url)}: {exc.strerror or exc}") from exc
     return Store(url, engine, sessionmaker(engine, expire_on_commit=False))
+
+
+def _sqlite_tables(database: str) -> set[str]:
+    """The tables of a SQLite file (and its Alembic revision as `alembic_version=REV`), read on a
+    plain connection that writes nothing: no journal mode set, no table made."""
+    try:
+        conn = sqlite3.connect(database)
+    except sqlite3.Error as exc:
+        raise StoreError(f"database {database}: cannot be opened ({exc})") from exc
+    try:
+        names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                                "AND name NOT LIKE 'sqlite_%'")}
+        if "alembic_version" in names:
+            for (revision,) in conn.execute("SELECT version_num FROM alembic_version"):
+                names.add(f"alembic_version={revision}")
+        return names
+    except sqlite3.Error as exc:  # not a database at all
+        raise StoreError(f"database {database}: not a fluturas store ({exc}); nothing was changed") from exc
+    finally:
+        conn.close()
+
+
+def _refuse_foreign(where: str, names: set[str], create: bool) -> None:
+    """A database holding another program's tables is never upgraded into a store (Alembic would
+    add its tables beside them): refused before anything is written. An empty one becomes a
+    store only through `game new`."""
+    known = {rev.revision for rev in ScriptDirectory.from_config(_alembic_config()).walk_revisions()}
+    revisions = {n.split("=", 1)[1] for n in names if n.startswith("alembic_version=")}
+    tables = sorted(n for n in names if "=" not in n)
+    ours = "alembic_version" in names and (revisions & known or "game" in names)
+    if tables and not ours:
+        shown = ", ".join(tables[:5]) + (f" and {len(tables) - 5} more" if len(tables) > 5 else "")
+        raise StoreError(f"database {where}: not a fluturas store (it holds the tables {shown}); "
+                         f"nothing was changed — pass --db with the tournament's store")
+    if not tables and not create:
+        raise StoreError(f"database {where}: an empty database, not a fluturas store; `fluturas game new` "
+                         f"creates one (or pass --db with the tournament's store)")
 
 
 def store_failure(where: str, exc: DatabaseError) -> StoreError | FileAccess | ConcurrentChange:

@@ -116,6 +116,11 @@ def set_continuation(session: Session, game: Game, rnd: Round, text: str, actor:
         leave = take_from_rack(pack.tiles.parse_rack(rnd.rack), [t for _r, _c, t in placed.new_tiles])
         if isinstance(leave, Violation):
             raise WorkflowError(f"round {rnd.number}: continuation {text!r}: {leave.message()}")
+        lexicon = lexicon_of(game, pack)
+        unknown = [w.text for w in placed.words if list(w.tiles) not in lexicon]
+        if unknown:  # D 5.3.7: the continuation is a valid move, every word it forms in the list
+            raise WorkflowError(f"round {rnd.number}: continuation {text!r}: {', '.join(unknown)} not in the "
+                                f"word list {game.wordlist_label}")
         score = placed.score
     before = {"continuation": rnd.continuation, "top_score": rnd.top_score}
     rnd.continuation, rnd.top_score = text, score

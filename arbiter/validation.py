@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from datetime import datetime, time
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from corrector.coords import parse_frs
 from corrector.errors import NotationError
-from corrector.rulepack import load_pack
+from corrector.rulepack import RulePack, load_pack
 
 from .errors import ReadingError, WorkflowError
 from .models import Game, Player, ReviewItem, Round, Slip
@@ -79,8 +81,79 @@ def require_seated(session: Session, game: Game, table: Any, field: str = "table
     return player
 
 
-def check_points(value: Any, field: str) -> int:
-    return whole(value, field, 0, "a whole number of points")
+def check_points(value: Any, field: str, game: Game | None = None) -> int:
+    """Points ≥ 0; with the game, also no more than one round can give (`round_ceiling`)."""
+    whole(value, field, 0, "a whole number of points")
+    if game is not None and value > round_ceiling(game):
+        raise WorkflowError(f"{field} {value}: more than one round of this game can give "
+                            f"(at most {round_ceiling(game)} points, rule pack {game.rules})")
+    return value
+
+
+def move_ceiling(pack: RulePack, tiles_placed: int) -> int:
+    """The most one move could score by the pack's own numbers, a bound no real move reaches:
+    the 15-tile main word and one cross word per tile placed, every tile the dearest letter on
+    the best letter premium, every word under the best product of word premiums a line holds,
+    plus the bingo bonus (RULES.md §1; in Romanian 8 × 15 × 10 × 3 × 27 + 50 = 97 250)."""
+    letter = max(pack.board.premium(r, c)[0] for r in range(15) for c in range(15))
+    lines = [[pack.board.premium(r, c)[1] for c in range(15)] for r in range(15)]
+    lines += [[pack.board.premium(r, c)[1] for r in range(15)] for c in range(15)]
+    word = max(math.prod(line) for line in lines)
+    dearest = max(pack.tiles.values.values())
+    return (1 + tiles_placed) * 15 * dearest * letter * word + pack.bingo_bonus
+
+
+def round_ceiling(game: Game) -> int:
+    """The most a round can credit (the upper bound on every score stored): a move of the
+    variant's largest placement for each move a round takes (two in tactic, D 8.6, and in
+    anticipation round 1, A 5.2.d)."""
+    pack = load_pack(game.rules)
+    tiles, moves = pack.rack_size, 2
+    if game.kind != "anticipation":
+        from corrector.game.variants import load_duplicate_rules
+
+        variant = load_duplicate_rules(pack).variant(game.variant)
+        tiles, moves = max(variant.use_max, variant.rack_size), variant.groups
+    return moves * move_ceiling(pack, tiles)
+
+
+def game_ceiling(game: Game) -> int:
+    """The most a game total can reach: every round at the round bound plus its solo bonus, and
+    no more rounds than tiles in the bag (each round places at least one, RULES.md §1)."""
+    pack = load_pack(game.rules)
+    return pack.tiles.total * (round_ceiling(game) + pack.sanctions.solo_bonus)
+
+
+def total_floor(game: Game) -> int:
+    """The lowest a game total can fall: a warning and a technical penalty in every round (no
+    more rounds than tiles) and every disciplinary deduction up to elimination (D 6.2–6.4); in
+    Romanian −(100 × (5 + 20) + 2 × 20) = −2 540. A total is never stored below it."""
+    pack = load_pack(game.rules)
+    rules = pack.sanctions
+    return -(pack.tiles.total * (rules.warning_cost + rules.technical_penalty)
+             + rules.disciplinary_eliminates_at * rules.disciplinary_deduction)
+
+
+DEADLINE = re.compile(r"(\d{1,2})[:.](\d{2})")
+
+
+def check_deadline(text: str, today: datetime) -> datetime:
+    """The appeal deadline as notice boards write it: 'HH:MM' or 'HH.MM' today (the venue's
+    time), or a full ISO date-time (date and hour); anything else ('18,30', '18') is
+    refused, never read as another time."""
+    clock = DEADLINE.fullmatch(text.strip())
+    try:
+        if clock:
+            moment = datetime.combine(today.date(), time(int(clock[1]), int(clock[2])), tzinfo=today.tzinfo)
+        elif re.fullmatch(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?([+-]\d{2}:\d{2}|Z)?", text.strip()):
+            parsed = datetime.fromisoformat(text.strip())
+            moment = parsed if parsed.tzinfo else parsed.replace(tzinfo=today.tzinfo)
+        else:
+            raise ValueError(text)
+    except ValueError as exc:
+        raise WorkflowError(f"--deadline {text!r}: expected HH:MM today (18:30 or 18.30) or a date-time "
+                            f"2026-05-17T18:30") from exc
+    return moment
 
 
 def check_threshold(value: float) -> float:
@@ -95,7 +168,7 @@ def check_slip_fields(game: Game, content: dict[str, Any], field_prefix: str = "
     word of the set's letters, joker marks inside the word, a score ≥ 0 (RULES.md §2)."""
     pack = load_pack(game.rules)
     if content.get("score") is not None:
-        check_points(content["score"], f"{field_prefix}score")
+        check_points(content["score"], f"{field_prefix}score", game)
     if content.get("position") is not None:
         try:
             parse_frs(str(content["position"]))

@@ -3,6 +3,7 @@ validated against `rules/schema.json` (all errors at once, sorted by path), then
 for consistency (tile total, vowels, start square)."""
 from __future__ import annotations
 
+import hashlib
 import json
 import tomllib
 from dataclasses import dataclass, replace
@@ -187,6 +188,15 @@ def _build(data: dict[str, Any], source: str) -> RulePack:
         policies=Policies(**data["policies"]),
         source=source,
     )
+
+
+def pack_sha256(name_or_path: str | Path = "ro") -> str:
+    """The sha256 of a pack as it applies: its file merged with every pack it extends, as
+    canonical JSON. A game pins it at `game new`, so a pack edited since (its own file or a base
+    it extends) is seen, while a change of comments or layout is not."""
+    data = _load_merged(_pack_path(name_or_path))
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @lru_cache(maxsize=32)

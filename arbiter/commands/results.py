@@ -9,11 +9,19 @@ from arbiter.commands.common import NUMBER, now, open_db, parse_fields, store_op
 
 
 def _recorrect(store, gid: int, actor: str) -> None:
-    """After a sanction or an appeal, the totals follow (`arbiter.correction.recorrect`)."""
+    """After a withdrawal, the totals follow (`arbiter.correction.recorrect`)."""
     from arbiter.correction import recorrect
 
     if recorrect(store, gid, actor) is not None:
         click.echo("totals updated")
+
+
+def _rejudged(s, g, actor: str, what: str) -> bool:
+    """After a sanction or an appeal, the totals follow in the same transaction
+    (`arbiter.judging.rejudge`): a change the judge refuses is not stored either."""
+    from arbiter.judging import rejudge
+
+    return rejudge(s, g, actor, what) is not None
 
 
 @click.command()
@@ -35,9 +43,11 @@ def sanction(table, kind, reason, number, db, game_id, actor) -> None:
     with store.session() as s:
         g = get_game(s, game_id)
         row = add_sanction(s, g, table, kind, reason, actor, number)
-        gid, sid = g.id, row.id
+        sid = row.id
+        judged = _rejudged(s, g, actor, "sanction")
     click.echo(f"table {table}: {kind} recorded (sanction {sid}; `fluturas undo sanction {sid}` withdraws it)")
-    _recorrect(store, gid, actor)
+    if judged:
+        click.echo("totals updated")
 
 
 @click.command()
@@ -61,11 +71,12 @@ def appeal(table, number, kind, reason, fields, score, cap, reject, db, game_id,
     with store.session() as s:
         g = get_game(s, game_id)
         row = add_appeal(s, g, table, number, kind, reason, actor, now(), change, upheld=not reject)
-        gid, status, aid = g.id, row.status, row.id
+        status, aid = row.status, row.id
+        judged = not reject and _rejudged(s, g, actor, "appeal")
     click.echo(f"appeal of table {table}, round {number}: {status} (appeal {aid}; "
                f"`fluturas undo appeal {aid}` withdraws it)")
-    if not reject:
-        _recorrect(store, gid, actor)
+    if judged:
+        click.echo("totals updated")
 
 
 @click.group()
@@ -94,9 +105,11 @@ def _print_ranking(s, g) -> None:
 @store_options
 def results_provisional(deadline, out, db, game_id, actor) -> None:
     """Publish the provisional ranking with the appeal deadline; writes the sheet and the HTML page."""
+    from arbiter.exports import ready_folder
     from arbiter.games import get_game
     from arbiter.results import parse_deadline, publish
 
+    ready_folder(out)  # a bad --out is refused before the publication is stored
     with open_db(db).session() as s:
         g = get_game(s, game_id)
         publish(s, g, "provisional", actor, deadline=parse_deadline(deadline, now()))
@@ -110,19 +123,23 @@ def results_provisional(deadline, out, db, game_id, actor) -> None:
 @click.option("--out", type=click.Path(path_type=Path), default=Path("out"), show_default=True)
 @store_options
 def results_final(force_reason, out, db, game_id, actor) -> None:
-    """Publish the final ranking (after the appeal deadline)."""
+    """Publish the final ranking (after the appeal deadline). On a game already final it writes
+    the final files again (after a crash between the publication and the files), changing nothing."""
+    from arbiter.exports import ready_folder
     from arbiter.games import get_game
     from arbiter.results import finalise
 
+    ready_folder(out)  # a bad --out is refused before the game is stored as final
     store = open_db(db)
     with store.session() as s:
         gid = get_game(s, game_id).id
-    finalise(store, gid, actor, now(), force_reason)
+    published = finalise(store, gid, actor, now(), force_reason)
     with store.session() as s:
         g = get_game(s, gid)
         _print_ranking(s, g)
         files = _write_exports(s, g, out)
-    click.echo(f"final; written: {', '.join(map(str, files))}")
+    state = "final" if published else f"game {gid} was already final; the final files were written again"
+    click.echo(f"{state}; written: {', '.join(map(str, files))}")
 
 
 @click.command()

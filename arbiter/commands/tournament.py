@@ -27,8 +27,11 @@ def game() -> None:
 @store_options
 def game_new(tournament, name, variant, category, rules, words, venue, seed, kind, db, game_id, actor) -> None:
     """Start a game: tournament, type, variant, category, rule pack and word list."""
-    from arbiter.games import GameSpec, new_game
+    from arbiter.games import GameSpec, check_wordlist, new_game
+    from corrector.rulepack import load_pack
 
+    if words is not None:  # checked before the store is opened (or made): a bad list leaves nothing behind
+        check_wordlist(words, load_pack(rules))
     store = open_db(db, create=True)
     with store.session() as s:
         g = new_game(s, GameSpec(tournament, name, variant, category, rules, words, venue, seed, kind), actor)

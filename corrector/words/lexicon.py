@@ -2,13 +2,15 @@
 
 Words are tile sequences tokenised by the rule pack (Catalan L·L, NY, QU are one tile each), so
 the list, the board and the move generator agree on what one letter is. The graph is built once
-and cached next to the list, keyed by the list's sha256 and the pack; a stale or corrupt cache
-is rebuilt, never trusted. Every game records the list's label, word count and sha256.
+and cached next to the list, keyed by the list's sha256 and the pack and sealed with a keyed
+hash (HMAC-SHA256 under a secret kept in the user's cache folder, `cache_key`); a stale, corrupt
+or hand-rewritten cache is rebuilt, never trusted. Every game records the list's label, word count and sha256.
 """
 from __future__ import annotations
 
 import gzip
 import hashlib
+import hmac
 import io
 import json
 import os
@@ -25,7 +27,7 @@ from corrector.rulepack import RulePack
 from corrector.tiles import Tile, TileSet
 
 MIN_LENGTH, MAX_LENGTH = 2, 15  # a word shorter than 2 tiles is no word; the board has 15 squares
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: sealed (`_seal`)
 FORMATS = ("plain", "loc-reduse", "loc-flexiuni")
 
 
@@ -218,15 +220,58 @@ def _first_bad(word: str, token: re.Pattern) -> str:
     return word
 
 
+def cache_key() -> bytes | None:
+    """The secret that seals this user's caches: 32 random bytes in the user cache folder (mode
+    0600), made once. A cache rewritten by hand, even with its graph digest recomputed, does not
+    carry the seal and is rebuilt. None where the folder cannot be written: no cache is trusted."""
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "fluturas"
+    path = root / "cache.key"
+    try:
+        key = path.read_bytes()
+        if len(key) == 32:
+            return key
+    except OSError:
+        pass
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        tmp = root / f"cache.key.{os.getpid()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(os.urandom(32))
+        try:
+            os.link(tmp, path)  # atomic, and never over a key another process made first
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink(missing_ok=True)
+        key = path.read_bytes()
+        return key if len(key) == 32 else None
+    except OSError:
+        return None
+
+
+def _seal(key: bytes, meta: dict, dawg: Dawg) -> str:
+    """HMAC-SHA256 over the cache's key, word count and every array of the graph."""
+    mac = hmac.new(key, json.dumps([meta["key"], meta["word_count"]], sort_keys=True).encode("utf-8"), hashlib.sha256)
+    for array in (dawg.start, dawg.letter, dawg.target, dawg.final):
+        mac.update(np.ascontiguousarray(array).tobytes())
+    return mac.hexdigest()
+
+
 def _read_cache(cache: Path, key: dict) -> tuple[Dawg, int] | None:
-    """The cached graph if it was built from this very list and pack and is intact, else None."""
+    """The cached graph if it was built from this very list and pack, is intact and carries this
+    user's seal, else None."""
+    secret = cache_key()
+    if secret is None:
+        return None
     try:
         with np.load(cache, allow_pickle=False) as data:
             meta = json.loads(bytes(data["meta"]).decode("utf-8"))
             if meta.get("key") != key:
                 return None
             dawg = from_arrays(data["start"], data["letter"], data["target"], data["final"])
-        if dawg.digest() != meta.get("digest"):
+        if dawg.digest() != meta.get("digest") or not hmac.compare_digest(str(meta.get("seal")),
+                                                                          _seal(secret, meta, dawg)):
             return None
         return dawg, int(meta["word_count"])
     except (OSError, ValueError, KeyError, TypeError, EOFError, json.JSONDecodeError, UnicodeDecodeError):
@@ -236,10 +281,15 @@ def _read_cache(cache: Path, key: dict) -> tuple[Dawg, int] | None:
 
 
 def _write_cache(cache: Path, key: dict, dawg: Dawg, count: int) -> bool:
-    """Write atomically; False where the folder cannot be written."""
-    meta = json.dumps({"key": key, "digest": dawg.digest(), "word_count": count}).encode("utf-8")
+    """Write atomically, sealed; False where the folder cannot be written or no key can be kept."""
+    secret = cache_key()
+    if secret is None:
+        return False
+    meta = {"key": key, "digest": dawg.digest(), "word_count": count}
+    meta["seal"] = _seal(secret, meta, dawg)
+    data = json.dumps(meta).encode("utf-8")
     buffer = io.BytesIO()
-    np.savez(buffer, meta=np.frombuffer(meta, dtype=np.uint8), start=dawg.start, letter=dawg.letter,
+    np.savez(buffer, meta=np.frombuffer(data, dtype=np.uint8), start=dawg.start, letter=dawg.letter,
              target=dawg.target, final=dawg.final)
     tmp = cache.with_name(cache.name + f".{os.getpid()}.tmp")
     try:

@@ -116,7 +116,6 @@ def final(db):
     ["round", "set-rack", "ARSUTE?"],
     ["round", "correct"],
     ["results", "provisional", "--deadline", "23:59"],
-    ["results", "final", "--force", "again"],
     ["players", "import", "samples/players.csv", "--replace"],
 ])
 def test_after_final_nothing_changes_the_published_standings(game, command):
