@@ -198,10 +198,13 @@ def round_scan(paths, number, threshold, keep, mismatch, reader, db, game_id, ac
     done = scan_round(store, gid, rno, paths, threshold, reader, actor, choose, parse, track, on_wrong_pile=wrong)
     rno = done.round
     click.echo(f"round {rno}: " + ", ".join(f"{v} {k}" for k, v in sorted(done.counts.items()))
-               + f" ({done.readings} readings" + (f", pile {done.pile}" if done.pile is not None else "") + ")")
+               + f" ({done.readings} readings)")
     if done.decoder is not None:
-        click.echo(f"round {rno}: {done.decided} of {done.readings} slips filed as decided against the round, "
-                   f"{done.readings - done.decided} not (in review, or already filed)")
+        again = done.counts.get("duplicate", 0) + done.counts.get("refused", 0)
+        plain = done.readings - done.decided - len(done.queued) - again
+        click.echo(f"round {rno}: {done.decided} of {done.readings} slips decided against the round, "
+                   f"{len(done.queued)} to review" + (f", {plain} filed as read" if plain else "")
+                   + (f", {again} already filed or refused" if again else ""))
     for line in done.rescans:
         click.echo(f"  scanned again: {line} (`fluturas undo review ITEM` files it)")
     for line in done.queued:
@@ -209,7 +212,7 @@ def round_scan(paths, number, threshold, keep, mismatch, reader, db, game_id, ac
     if done.missing:
         click.echo(f"no slip yet for tables: {', '.join(map(str, done.missing))}")
     if done.pile is not None:
-        click.echo(f"`fluturas slip discard --pile {done.pile} --as wrong-pile` takes this whole pile back")
+        click.echo(f"pile {done.pile}: `fluturas slip discard --pile {done.pile} --as wrong-pile` takes it all back")
     _report(done.problems)
 
 
