@@ -22,6 +22,7 @@ from .store import Store
 from .validation import require_round
 
 Pile = Iterable[tuple[SlipReading, object]]
+WRONG_PILE_LEAST = 3  # fewer slips of another round are late slips, each in review as it says
 Mismatch = Literal["file", "move"]
 
 
@@ -46,12 +47,13 @@ class WrongPileRefused(FluturasError):
 
 
 def wrong_pile(readings: list[SlipReading], number: int) -> WrongPile | None:
-    """The pile's round as its slips write it, when most of the pile names another round."""
+    """The pile's round as its slips write it, when most of the pile (and at least
+    WRONG_PILE_LEAST slips) names another round."""
     named = Counter(r.round for r in readings if r.round is not None and "round" not in r.unsure)
     if not named:
         return None
     other, count = named.most_common(1)[0]
-    if other == number or 2 * count <= len(readings):
+    if other == number or 2 * count <= len(readings) or count < WRONG_PILE_LEAST:
         return None
     return WrongPile(number, other, count, len(readings))
 
