@@ -13,9 +13,9 @@ from typing import Literal
 
 from exitcodes import ExitCode, FluturasError
 
-from .decoding import decode_readings, filed_tables, round_decoder
+from .decoding import decode_readings, filed_tables, has_boxes, round_decoder
 from .games import get_game
-from .ingest import Chooser, Filed, PileRef, collect_batch, file_reading, missing_tables
+from .ingest import Chooser, Filed, PileRef, collect_batch, file_reading, flag_missing, missing_tables
 from .readings import SlipReading
 from .scanchecks import Problems
 from .store import Store
@@ -79,6 +79,7 @@ class RoundScan:
     problems: Problems = field(default_factory=Problems)
     pile: int | None = None
     rescans: list[str] = field(default_factory=list)  # the same paper again, set aside (each undoable)
+    flagged: list[int] = field(default_factory=list)  # tables without a slip put in review
 
 
 def scan_round(store: Store, game_id: int, number: int, paths: Iterable[Path], threshold: float | None,
@@ -104,7 +105,7 @@ def scan_round(store: Store, game_id: int, number: int, paths: Iterable[Path], t
             readings = [replace(r, notes=r.notes + (note,)) for r in readings]
     done = RoundScan(number, problems=problems)
     done.readings = len(readings)
-    decoder = round_decoder(store, game_id, number)
+    decoder = round_decoder(store, game_id, number) if any(map(has_boxes, readings)) else None
     done.decoder = decoder
     pile = PileRef([str(p) for p in paths])
     for reading, verdict in track(decode_readings(decoder, readings, filed_tables(store, game_id, number))):
@@ -120,6 +121,8 @@ def scan_round(store: Store, game_id: int, number: int, paths: Iterable[Path], t
             done.queued.append(f"{item}{filed.source} — {'; '.join(filed.review)}")
         if on_filed is not None:
             on_filed(reading, verdict, filed)
+    if readings:
+        done.flagged = flag_missing(store, game_id, number)
     done.missing = missing_tables(store, game_id, number)
     done.pile = pile.id
     return done
