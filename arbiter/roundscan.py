@@ -115,10 +115,10 @@ def scan_round(store: Store, game_id: int, number: int, paths: Iterable[Path], t
         if filed.outcome == "refused":
             done.problems.add(f"{filed.source}: {'; '.join(filed.review)}")
         elif filed.outcome == "duplicate" and filed.item is not None:
-            done.rescans.append(f"item {filed.item}: {filed.source} — {'; '.join(filed.review)}")
+            done.rescans.append(f"{filed.source} — {'; '.join(filed.review)} (item {filed.item})")
         elif filed.review:
-            item = f"item {filed.item}: " if filed.item is not None else ""
-            done.queued.append(f"{item}{filed.source} — {'; '.join(filed.review)}")
+            item = f" (item {filed.item})" if filed.item is not None else ""
+            done.queued.append(f"{filed.source} — {'; '.join(filed.review)}{item}")
         if on_filed is not None:
             on_filed(reading, verdict, filed)
     if readings:

@@ -104,7 +104,7 @@ def test_an_older_store_is_upgraded_on_open_with_its_data(store_url):
     engine.dispose()
     upgraded = open_store(store_url)
     with upgraded.engine.connect() as conn:
-        assert MigrationContext.configure(conn).get_current_revision() == head_revision() == "0007"
+        assert MigrationContext.configure(conn).get_current_revision() == head_revision() == "0008"
         assert conn.execute(text("SELECT name, draw_seed FROM game")).one() == ("Veche", None)
         # 0003: an old game stays a duplicate game, with no anticipation groups
         assert conn.execute(text("SELECT kind, groups, group_order FROM game")).one() == ("duplicate", None, None)

@@ -85,7 +85,7 @@ def test_the_same_paper_in_other_bytes_is_set_aside_with_an_item_that_brings_it_
     cv2.imwrite(str(jpg), rescanned(image), [cv2.IMWRITE_JPEG_QUALITY, 50])
     cli(game, "round", "scan", str(png), "--keep", "new")
     out = cli(game, "round", "scan", str(jpg), "--keep", "new").output
-    assert "1 duplicate" in out and "scanned again: item" in out
+    assert "1 duplicate" in out and "scanned again: " in out and "(item " in out
     ((state, item),) = rows(game, "SELECT s.state, r.id FROM slip s JOIN review_item r ON r.slip_id = s.id "
                                   "WHERE s.source = ? AND r.state = 'resolved'", str(jpg))
     assert state == "discarded"
