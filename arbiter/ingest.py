@@ -48,6 +48,7 @@ class Filed:
     source: str
     review: tuple[str, ...] = ()
     item: int | None = None  # the review item it opened (or the one that set it aside)
+    others: tuple[str, ...] = ()  # slips already stored that this one sent to review, with their items
 
 
 def collect_readings(paths: Iterable[Path], threshold: float | None, reader: str = "cnn",
@@ -177,20 +178,21 @@ def _file(store: Store, game_id: int, round_number: int, reading: SlipReading, a
                 slip.state, outcome = "superseded", "superseded"
         session.add(slip)
         session.flush()
+        others: list[str] = []
         if other is not None:  # two papers for one table: one may be another player's, its table misread
             winner = slip if loser is other else other
             why = (f"table {slip.table_no} has two slips in round {rnd.number}: slip {winner.id} is filed, slip "
                    f"{loser.id} ({loser.source}) is set aside; if it is another player's slip, correct its table "
                    f"(c masa=N), else discard it or accept it as set aside")
             if loser is other:
-                _open_item(session, other, rnd, why)
+                others.append(_open_item(session, other, rnd, why))
             else:
                 reasons.append(why)
         if twin is not None and far <= paper.SUSPECT:  # perhaps the same paper: both wait for an arbiter
             reasons.append(f"perhaps the same paper as slip {twin.id} ({_where(session, twin)}) scanned again: "
                            f"discard one (`fluturas slip discard ID --as duplicate`) or accept both")
-            _open_item(session, twin, session.get(Round, twin.round_id),
-                       f"perhaps scanned again as slip {slip.id} ({slip.source}) in round {rnd.number}")
+            others.append(_open_item(session, twin, session.get(Round, twin.round_id),
+                                     f"perhaps scanned again as slip {slip.id} ({slip.source}) in round {rnd.number}"))
         if slip.state == "filed":
             if table is None:
                 reasons.append("table number unreadable")
@@ -214,7 +216,8 @@ def _file(store: Store, game_id: int, round_number: int, reading: SlipReading, a
             session.flush()
             item_id = item.id
         _audit_filed(session, actor, slip, rnd, game_id, before)
-        return Filed(outcome, slip.id, slip.table_no, reading.source, tuple(reasons), item_id), pile
+        return Filed(outcome, slip.id, slip.table_no, reading.source, tuple(reasons), item_id,
+                     tuple(o for o in others if o)), pile
 
 
 def _audit_filed(session: Session, actor: str, slip: Slip, rnd: Round, game_id: int, before: dict | None,
@@ -232,12 +235,17 @@ def _where(session: Session, slip: Slip) -> str:
     return f"round {rnd.number}, table {table}, {slip.source}"
 
 
-def _open_item(session: Session, slip: Slip, rnd: Round, reason: str) -> None:
-    """An open review item for a slip already stored (unless it has one): the arbiter sees it."""
-    if session.scalar(select(ReviewItem.id).where(ReviewItem.slip_id == slip.id, ReviewItem.state == "open")):
-        return
-    session.add(ReviewItem(game_id=slip.game_id, round_id=rnd.id, slip_id=slip.id, table_no=slip.table_no,
-                           kind="reading", reason=reason))
+def _open_item(session: Session, slip: Slip, rnd: Round, reason: str) -> str:
+    """An open review item for a slip already stored (unless it has one): the arbiter sees it.
+    The line that says so, naming the item."""
+    have = session.scalar(select(ReviewItem.id).where(ReviewItem.slip_id == slip.id, ReviewItem.state == "open"))
+    if have is None:
+        item = ReviewItem(game_id=slip.game_id, round_id=rnd.id, slip_id=slip.id, table_no=slip.table_no,
+                          kind="reading", reason=reason)
+        session.add(item)
+        session.flush()
+        have = item.id
+    return f"{slip.source} — {reason} (item {have})"
 
 
 def nearest_paper(session: Session, game_id: int, ink: str | None, besides: int | None) -> tuple[Slip | None, float]:

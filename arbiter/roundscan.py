@@ -80,6 +80,7 @@ class RoundScan:
     pile: int | None = None
     rescans: list[str] = field(default_factory=list)  # the same paper again, set aside (each undoable)
     flagged: list[int] = field(default_factory=list)  # tables without a slip put in review
+    others: list[str] = field(default_factory=list)  # slips stored earlier that this pile sent to review
 
 
 def scan_round(store: Store, game_id: int, number: int, paths: Iterable[Path], threshold: float | None,
@@ -119,6 +120,7 @@ def scan_round(store: Store, game_id: int, number: int, paths: Iterable[Path], t
         elif filed.review:
             item = f" (item {filed.item})" if filed.item is not None else ""
             done.queued.append(f"{filed.source} — {'; '.join(filed.review)}{item}")
+        done.others += filed.others
         if on_filed is not None:
             on_filed(reading, verdict, filed)
     if readings:

@@ -209,6 +209,8 @@ def round_scan(paths, number, threshold, keep, mismatch, reader, db, game_id, ac
         click.echo(f"  scanned again: {line} (`fluturas undo review ITEM` files it)")
     for line in done.queued:
         click.echo(f"  review: {line}")
+    for line in done.others:
+        click.echo(f"  review (filed before): {line}")
     if done.missing:
         click.echo(f"no slip yet for tables: {', '.join(map(str, done.missing))}")
     if done.flagged:
