@@ -264,43 +264,31 @@ def nearest_paper(session: Session, game_id: int, ink: str | None, besides: int 
     return (session.get(Slip, best) if best is not None else None), far
 
 
-MISSING_REASON = "table {table} has no slip in round {round}"
+MISSING_NOTE = "; tables of this round without a slip: "
 
 
 def flag_missing(store: Store, game_id: int, round_number: int) -> list[int]:
-    """A seated table with no slip while slips of the round wait set aside or without a table: one
-    of them may be this table's, its number misread. Such a table goes to review (an item with no
-    slip: `a` confirms it missing), so no player is scored missing while their paper is in the
-    store. An item whose table has its slip since is closed. Returns the tables put in review."""
+    """Seated tables with no slip while slips of the round wait set aside or without a table: one
+    of those may be a missing table's paper, its number misread. Each waiting slip's review item
+    names them (kept up to date after every scan), so the arbiter resolving it sees whose slip it
+    may be, and no player is scored missing unseen while their paper is in the store. Returns
+    the tables named."""
     with store.session() as session:
         lock_game(session, game_id)
         rnd = session.scalar(select(Round).where(Round.game_id == game_id, Round.number == round_number))
         seated = set(session.scalars(select(Player.table_no).where(Player.game_id == game_id)))
         filed = set(session.scalars(select(Slip.table_no).where(Slip.round_id == rnd.id, Slip.state == "filed")))
-        waiting = list(session.scalars(
-            select(Slip.id).join(ReviewItem, ReviewItem.slip_id == Slip.id)
+        missing = sorted(seated - filed)
+        items = list(session.scalars(
+            select(ReviewItem).join(Slip, ReviewItem.slip_id == Slip.id)
             .where(Slip.round_id == rnd.id, ReviewItem.state == "open",
-                   (Slip.state == "superseded") | ((Slip.state == "filed") & Slip.table_no.is_(None)))
-            .order_by(Slip.id)))
-        flagged = {i.table_no: i for i in session.scalars(select(ReviewItem).where(
-            ReviewItem.round_id == rnd.id, ReviewItem.slip_id.is_(None), ReviewItem.state == "open",
-            ReviewItem.reason.like("table % has no slip in round %")))}
-        for table, item in flagged.items():
-            if table in filed:
-                item.state, item.resolved_by, item.resolved_at = "resolved", "fluturas", utcnow()
-                item.resolution = {"action": "accept", "reason": f"table {table}'s slip is filed"}
-                item.version += 1
-        out = []
-        if waiting:
-            for table in sorted(seated - filed - set(flagged)):
-                session.add(ReviewItem(
-                    game_id=game_id, round_id=rnd.id, slip_id=None, table_no=table, kind="reading",
-                    reason=MISSING_REASON.format(table=table, round=round_number) +
-                    f" while slips {', '.join(map(str, waiting))} wait set aside or without a table: one may be "
-                    f"this table's (its number misread); correct it (c masa={table}) there, or accept this item "
-                    f"if table {table} handed in no slip"))
-                out.append(table)
-        return out
+                   (Slip.state == "superseded") | ((Slip.state == "filed") & Slip.table_no.is_(None)))))
+        note = f"{MISSING_NOTE}{', '.join(map(str, missing))} (it may be one of theirs)" if missing else ""
+        for item in items:
+            reason = item.reason.split(MISSING_NOTE)[0] + note
+            if reason != item.reason:
+                item.reason = reason  # the version is the resolution's compare-and-set: a note does not move it
+        return missing if items else []
 
 
 def missing_tables(store: Store, game_id: int, round_number: int) -> list[int]:

@@ -215,7 +215,7 @@ def round_scan(paths, number, threshold, keep, mismatch, reader, db, game_id, ac
         click.echo(f"no slip yet for tables: {', '.join(map(str, done.missing))}")
     if done.flagged:
         click.echo(f"  review: tables {', '.join(map(str, done.flagged))} have no slip while slips wait set aside or "
-                   f"without a table: one may be theirs (`fluturas review`)")
+                   f"without a table: one may be theirs (named on those items, `fluturas review`)")
     if done.pile is not None:
         click.echo(f"pile {done.pile}: `fluturas slip discard --pile {done.pile} --as wrong-pile` takes it all back")
     _report(done.problems)
