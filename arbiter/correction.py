@@ -1,5 +1,7 @@
 """`round correct` and `round close` as functions, so the CLI and `fluturas demo` run the very same
-steps (the demo proves the workflow only if it takes the arbiter's path)."""
+steps (the demo proves the workflow only if it takes the arbiter's path). A correction keeps, per
+round, what it gave the judge (`arbiter.consistency`), so a slip filed beside it or after it is
+seen as not judged."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -10,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from .announce import Announcement, announce
 from .audit import Change, record
+from .consistency import keep_judged, views
 from .errors import WorkflowError
 from .games import get_game, get_round
 from .judging import build_case, check_judge_output, has_decisions, run_judge, store_judgement
@@ -46,19 +49,25 @@ def correct_round(store: Store, game_id: int, number: int | None, actor: str,
             raise WorkflowError("an anticipation game is corrected from its slips; --judge-output is for duplicate games")
         from .anticipation.correction import correct_anticipation
 
+        with store.session() as s:  # taken before: a slip filed meanwhile shows as not judged
+            judged = views(s, get_game(s, game_id), number)
         number, counts, held = correct_anticipation(store, game_id, number, actor)
+        with store.session() as s:
+            keep_judged(s, judged)
         return Corrected(number, counts, held)
     with store.session() as s:
         game = get_game(s, game_id)
         rnd = get_round(s, game, number)
         require_no_blockers(s, game, "round correct", through=rnd.number, readings_only=True)
         case, held = build_case(s, game, rnd.number)
+        judged = views(s, game, rnd.number)  # what the judge is given, in the same transaction
         number = rnd.number
     if output is None:
         output = run_judge(case)  # outside any transaction: the judge takes seconds
     with store.session() as s:
         game = get_game(s, game_id)
         counts = store_judgement(s, game, output, actor, source)
+        keep_judged(s, judged)
         rnd = get_round(s, game, number)
         if rnd.status == "open":
             rnd.status = "corrected"

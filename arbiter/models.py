@@ -91,6 +91,8 @@ class Round(Base):
     equal_tops: Mapped[list[Any]] = mapped_column(JSON, default=list)
     notices: Mapped[list[Any]] = mapped_column(JSON, default=list)
     status: Mapped[str] = mapped_column(String(20), default="open")
+    # what the last correction judged, table → slip (arbiter.consistency); None: never corrected
+    judged: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer, default=1)
     __mapper_args__ = {"version_id_col": version}
     game: Mapped[Game] = relationship(back_populates="rounds")
@@ -118,6 +120,8 @@ class Slip(Base):
     confidence: Mapped[float | None] = mapped_column(Float)
     state: Mapped[str] = mapped_column(String(20), default="filed")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    ink_print: Mapped[str | None] = mapped_column(Text)  # the ink of its written boxes (arbiter.paper)
+    pile: Mapped[int | None] = mapped_column(Integer)  # the scan that filed it (its audit entry's id)
 
 
 class Decision(Base):

@@ -47,6 +47,7 @@ class SlipReading:
     raw: dict[str, Any] = field(repr=False)
     doubt: str | None = None  # the decoder's reason for review (arbiter/decoding.py)
     candidates: list[dict[str, Any]] | None = None  # and its competing readings
+    notes: tuple[str, ...] = ()  # why the pile sends it to review (a wrong pile filed anyway)
 
     @property
     def table(self) -> int | None:

@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .audit import Change, record, snapshot
+from .consistency import unjudged
 from .errors import WorkflowError
 from .anticipation.correction import ANTICIPATION_APPEAL_KINDS
 from .models import Appeal, Game, Player, ReviewItem, Sanction, Standing
@@ -132,11 +133,16 @@ def ranking(session: Session, game: Game) -> list[RankRow]:
 def publish(session: Session, game: Game, stage: str, actor: str, deadline: datetime | None = None,
             now: datetime | None = None, force_reason: str | None = None) -> None:
     """Provisional (with the appeal deadline) or final results; refused while the review queue
-    holds open items or before every seated table has a standing (nothing silently wrong)."""
+    holds open items, while a round's slips are not what its last correction judged (a slip filed
+    after `round correct`), or before every seated table has a standing (nothing silently wrong)."""
     waiting = blockers(session, game)
     if waiting:
         raise WorkflowError(f"game {game.id}: {len(waiting)} slips or review items wait: " + "; ".join(waiting[:3]) +
                             " (`fluturas review`, `fluturas slip discard`)")
+    stale = unjudged(session, game)
+    if stale:  # only what the judge decided on the slips as they stand is published (D 6.5)
+        raise WorkflowError(f"results {stage} refused: " + "; ".join(stale) +
+                            "; run `fluturas round correct` first")
     seated = {p.table_no for p in session.scalars(select(Player).where(Player.game_id == game.id))}
     ranked = {s.table_no for s in session.scalars(select(Standing).where(Standing.game_id == game.id))}
     if not seated or seated - ranked:

@@ -28,7 +28,7 @@ CORRECTABLE = ("table", "round", "score", "position", "word", "jokers",
                "moves", "total", "cancel_round", "verify", "verify_words")  # the last five: anticipation slips
 # The slip's own names (MASA, TUR, POZ, PUNCTE, DEPUNERE) are the same fields.
 FIELD_NAMES = {alias: name for name, aliases in ALIASES.items() for alias in aliases}
-DISCARD_KINDS = ("not-a-slip", "duplicate")
+DISCARD_KINDS = ("not-a-slip", "duplicate", "wrong-pile")
 
 
 @dataclass(frozen=True)
@@ -289,10 +289,11 @@ def _restore(session: Session, slip: Slip, actor: str, reason: str) -> None:
                                   after={"state": slip.state}, reason=reason), slip.game_id)
 
 
-def discard_slip(session: Session, game: Game, slip_id: int, kind: str, actor: str, reason: str) -> Slip:
-    """A filed item that is no slip (a blank page, a photo of something else) or a second scan of
-    the same paper: kept in the store and the audit log, never counted; its open items close.
-    `reopen_item` on one of its items brings it back."""
+def discard_slip(session: Session, game: Game, slip_id: int, kind: str, actor: str, reason: str) -> ReviewItem:
+    """A filed item that is no slip (a blank page, a photo of something else), a second scan of
+    the same paper, or a slip of the wrong pile: kept in the store and the audit log, never
+    counted; its open items close. Returns the review item that says so (made when the slip has
+    none open): `reopen_item` on it brings the slip back."""
     require_not_final(game, "discarding a slip")
     if kind not in DISCARD_KINDS:
         raise WorkflowError(f"--as {kind!r}: expected one of {', '.join(DISCARD_KINDS)}")
@@ -302,37 +303,95 @@ def discard_slip(session: Session, game: Game, slip_id: int, kind: str, actor: s
     before = {"state": slip.state}
     slip.state = "discarded"
     resolution = {"action": "discard", "as": kind, "reason": reason}
-    items = session.scalars(select(ReviewItem).where(ReviewItem.slip_id == slip.id, ReviewItem.state == "open"))
+    items = list(session.scalars(select(ReviewItem).where(ReviewItem.slip_id == slip.id, ReviewItem.state == "open")
+                                 .order_by(ReviewItem.id)))
+    if not items:  # every discard has an item an arbiter can see and reopen
+        items = [ReviewItem(game_id=game.id, round_id=slip.round_id, slip_id=slip.id, table_no=slip.table_no,
+                            kind="reading", reason=f"discarded as {kind}" + (f": {reason}" if reason else ""),
+                            state="open")]
+        session.add(items[0])
     for item in items:
         item.state, item.resolution, item.resolved_by, item.resolved_at = "resolved", resolution, actor, utcnow()
-        item.version += 1
+        item.version = (item.version or 1) + 1
     session.flush()
     record(session, actor, Change("slip.discard", "slip", slip.id, before=before,
-                                  after={"state": "discarded", "as": kind}, reason=reason or kind), game.id)
-    return slip
+                                  after={"state": "discarded", "as": kind, "review_item": items[0].id},
+                                  reason=reason or kind), game.id)
+    return items[0]
+
+
+def discard_pile(session: Session, game: Game, pile: int, kind: str, actor: str,
+                 reason: str) -> list[tuple[int, int]]:
+    """Every slip one scan filed (`round scan` prints its pile number), discarded in one step:
+    (slip, review item) for each; `restore_pile` brings them all back."""
+    found = list(session.scalars(select(Slip).where(Slip.game_id == game.id, Slip.pile == pile).order_by(Slip.id)))
+    if not found:
+        raise WorkflowError(f"--pile {pile}: no slip of game {game.id} was filed by that scan "
+                            f"(`fluturas slip list` shows each slip's pile)")
+    return [(slip.id, discard_slip(session, game, slip.id, kind, actor, reason).id)
+            for slip in found if slip.state != "discarded"]
+
+
+def restore_pile(session: Session, game: Game, pile: int, actor: str, reason: str) -> list[tuple[int, int]]:
+    """Undo `discard_pile`: each slip of the pile discarded since comes back, its item open again."""
+    out = []
+    for slip in session.scalars(select(Slip).where(Slip.game_id == game.id, Slip.pile == pile,
+                                                   Slip.state == "discarded").order_by(Slip.id)):
+        item = session.scalar(select(ReviewItem).where(ReviewItem.slip_id == slip.id, ReviewItem.state == "resolved")
+                              .order_by(ReviewItem.id.desc()))
+        if item is not None:
+            reopen_item(session, game, item.id, actor, reason)
+            out.append((slip.id, item.id))
+    if not out:
+        raise WorkflowError(f"--pile {pile}: no discarded slip of that scan to bring back")
+    return out
 
 
 def move_slip(session: Session, game: Game, slip_id: int, number: int, actor: str, reason: str) -> Slip:
-    """File a slip in the round it really belongs to (a late slip of an earlier round); its open
-    items follow it. Refused when that round already has a filed slip of the same table."""
+    """File a slip in the round it really belongs to (a late slip of an earlier round, a slip of
+    the wrong pile); its open items follow it. A superseded slip becomes the filed slip of its
+    table there. Refused when that round already has a filed slip of the same table, and for a
+    discarded slip (bring it back first). A slip the decoder read against the other round's
+    board waits in review in its new round. Moving it back undoes it."""
     require_not_final(game, "moving a slip")
     slip = _slip_of(session, game, slip_id)
     target = require_round(session, game, number)
-    if slip.state == "filed" and slip.table_no is not None:
+    if slip.state == "discarded":
+        raise WorkflowError(f"slip {slip_id} is discarded; bring it back first (`fluturas undo review ITEM`, "
+                            f"`fluturas slip list` shows it), then move it")
+    if target.id == slip.round_id:
+        raise WorkflowError(f"slip {slip_id} is already in round {number}")
+    if slip.table_no is not None:
         clash = session.scalar(select(Slip).where(Slip.round_id == target.id, Slip.table_no == slip.table_no,
                                                   Slip.state == "filed", Slip.id != slip.id))
         if clash is not None:
             raise WorkflowError(f"round {number}: table {slip.table_no} already has a filed slip "
                                 f"(slip {clash.id}, {clash.source}); discard one of them first")
-    before = {"round": session.get(Round, slip.round_id).number, "content": dict(slip.content)}
+    old = session.get(Round, slip.round_id).number
+    before = {"round": old, "state": slip.state, "content": dict(slip.content)}
     slip.round_id = target.id
     slip.content = {**slip.content, "round": number}
+    if slip.state == "superseded" and slip.table_no is not None:
+        slip.state = "filed"
     for item in session.scalars(select(ReviewItem).where(ReviewItem.slip_id == slip.id)):
         item.round_id = target.id
     session.flush()
+    if _decoded(slip) and not session.scalar(select(ReviewItem.id).where(ReviewItem.slip_id == slip.id,
+                                                                         ReviewItem.state == "open")):
+        session.add(ReviewItem(game_id=game.id, round_id=target.id, slip_id=slip.id, table_no=slip.table_no,
+                               kind="reading", reason=f"moved from round {old}: its reading was weighed against "
+                                                      f"round {old}'s board; check it"))
     record(session, actor, Change("slip.move", "slip", slip.id, before=before,
-                                  after={"round": number, "content": slip.content}, reason=reason), game.id)
+                                  after={"round": number, "state": slip.state, "content": slip.content},
+                                  reason=reason), game.id)
     return slip
+
+
+def _decoded(slip: Slip) -> bool:
+    """Whether the slip's reading carries per-box readings, which the decoder weighs against a round."""
+    fields = {str(k).lower(): v for k, v in ((slip.reading or {}).get("fields") or {}).items()}
+    word = fields.get("depunere", fields.get("word"))
+    return isinstance(word, dict) and bool(word.get("chars"))
 
 
 def slips(session: Session, game: Game, number: int | None = None) -> list[dict[str, Any]]:
@@ -341,5 +400,5 @@ def slips(session: Session, game: Game, number: int | None = None) -> list[dict[
              .order_by(Round.number, Slip.table_no, Slip.id))
     if number is not None:
         query = query.where(Round.number == number)
-    return [{**snapshot(s, ("id", "table_no", "state", "source", "content")), "round": n}
+    return [{**snapshot(s, ("id", "table_no", "state", "source", "content", "pile")), "round": n}
             for s, n in session.execute(query)]

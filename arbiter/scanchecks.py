@@ -1,7 +1,8 @@
-"""Checks on a pile of scans before anything is filed (issue 12): a file that cannot be read and a
-page with no slip on it are reported, never filed as a phantom slip and never stopping the batch;
-an image too large to decode safely is refused by its header; the same paper scanned again (new
-bytes, same slip) is recognised; a pre-filled slip's QR must name this game and round.
+"""Checks on a pile of scans before anything is filed (issue 12): a file that cannot be read, a
+page with no slip on it and a printed slip with nothing written on it are reported, never filed as
+a phantom slip and never stopping the batch; an image too large to decode safely is refused by its
+header; each slip carries the print of its ink (`arbiter.paper`), by which the same paper scanned
+again is recognised; a pre-filled slip's QR must name this game and round.
 
 The limit on pixels is documented in README ("Scanning"): 80 million pixels a page, an A3 page at
 600 dpi with room to spare; a larger page is refused before it is decoded."""
@@ -13,17 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
-
 from exitcodes import ExitCode, FluturasError
 
-from .models import Game, Slip
+from .models import Game
 
 MAX_PIXELS = 80_000_000
 MAX_PDF_PAGES = 500
 DEFAULT_THRESHOLD = 0.95  # readings files with no calibrated `accepted`; images use the reader's own
-SAME_PAPER_FIELDS = ("table", "round", "score", "position", "word", "jokers")
 
 
 class ScanProblems(FluturasError):
@@ -92,6 +89,16 @@ def page_problem(record: dict[str, Any]) -> str | None:
     return None
 
 
+def blank_problem(record: dict[str, Any]) -> str | None:
+    """A printed slip with nothing written in any box (a spare form in the pile) is no slip to
+    review: it is reported, not filed."""
+    fields = record.get("fields") or {}
+    if not fields or any(str((f or {}).get("text") or "").strip() for f in fields.values() if isinstance(f, dict)):
+        return None
+    where = f"{record.get('source')}" + (f", page {record['page']}" if record.get("page", 1) > 1 else "")
+    return f"{where}: slip {int(record.get('slip_index') or 0) + 1} is blank (nothing written in it); not filed"
+
+
 def apply_threshold(record: dict[str, Any], threshold: float | None) -> dict[str, Any]:
     """An explicit --threshold also rules images: a field is sure only at that confidence (and
     well formed); without one the reader's calibrated `accepted` decides."""
@@ -106,19 +113,23 @@ def apply_threshold(record: dict[str, Any], threshold: float | None) -> dict[str
 
 
 def scan_records(path: Path, reader: str, threshold: float | None, problems: Problems | None) -> Iterator[dict]:
-    """The scanner's records of one image file, each with the file's sha256; a page with no slip,
-    or an unreadable file, is reported in `problems` (raised when there is none to report to)."""
+    """The scanner's records of one image file, each with the file's sha256 and the print of its
+    ink (`arbiter.paper`); a page with no slip, a blank slip or an unreadable file is reported in
+    `problems` (raised when there is none to report to)."""
     import hashlib
 
     from scanner import ScanOptions, scan_paths
 
     from .errors import ReadingError
+    from .paper import print_of
 
     check_image_size(path)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     for reading in scan_paths([path], ScanOptions(reader=reader)):
         record = {**reading.to_dict(), "sha256": digest}
-        problem = page_problem(record)
+        if reading.cells:
+            record["ink"] = print_of(reading.cells)
+        problem = page_problem(record) or blank_problem(record)
         if problem is None:
             yield apply_threshold(record, threshold)
         elif problems is None:
@@ -140,22 +151,6 @@ def guarded(parse):
             raise ReadingError(f"{where}: not a reading record ({type(exc).__name__}: {exc})") from exc
 
     return run
-
-
-def same_paper(session: Session, game_id: int, round_id: int, content: dict[str, Any]) -> Slip | None:
-    """A slip already in the store with the same written content, table and round: the same paper
-    scanned again (other bytes). Only a slip whose table and score were read can match."""
-    if content.get("table") is None or content.get("score") is None or not content.get("word"):
-        return None
-    key = {name: content.get(name) for name in SAME_PAPER_FIELDS}
-    key["jokers"] = list(key["jokers"] or [])
-    for slip in session.scalars(select(Slip).where(Slip.game_id == game_id, Slip.round_id == round_id,
-                                                   Slip.state != "discarded")):
-        other = {name: slip.content.get(name) for name in SAME_PAPER_FIELDS}
-        other["jokers"] = list(other["jokers"] or [])
-        if other == key:
-            return slip
-    return None
 
 
 def qr_problem(game: Game, round_number: int, qr: Any) -> tuple[str | None, str | None]:

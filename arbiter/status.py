@@ -1,6 +1,7 @@
 """`fluturas status`: where a game stands, for the arbiter at the table: the game, the round, its
 group and top, how many slips are filed, decided, waiting in review, filed without a table, and
-which seated tables have none, and the board as text (duplicate: the shared board after the
+which seated tables have none, which tables were filed or changed since the last correction (the
+round is then not consistent: nothing is published from it), and the board as text (duplicate: the shared board after the
 round's continuation, RULES.md §5; anticipation has no shared board, RULES.md §7)."""
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from sqlalchemy.orm import Session
 from corrector.placement import apply_placement
 from corrector.rulepack import load_pack
 
+from .consistency import changed_tables
 from .games import board_before, continuation_moves, rounds
 from .models import Decision, Game, Player, ReviewItem, Round, Slip
 
@@ -30,6 +32,8 @@ class RoundStatus:
     in_review: int
     without_table: int
     missing: tuple[int, ...]
+    unjudged: tuple[int, ...] = ()  # tables whose slip is not what the last correction judged
+    corrected: bool = False
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,12 @@ class GameStatus:
             out.append(f"slips: {r.filed} filed, {r.decided} decided, {r.in_review} in review, "
                        f"{r.without_table} without a table, {len(r.missing)} missing"
                        + (f" (tables {', '.join(map(str, r.missing))})" if r.missing else ""))
+            if r.unjudged and r.corrected:
+                out.append(f"not consistent: tables {', '.join(map(str, r.unjudged))} filed or changed since the last "
+                           f"correction; results are not published until `fluturas round correct` runs again")
+            elif r.unjudged:
+                out.append(f"not corrected yet: `fluturas round correct` judges tables "
+                           f"{', '.join(map(str, r.unjudged))}")
         if self.board is not None:
             out += ["", self.board.rstrip("\n")]
         elif g.kind == "anticipation":
@@ -68,6 +78,8 @@ def round_status(session: Session, game: Game, rnd: Round) -> RoundStatus:
     filed = select(Slip).where(Slip.round_id == rnd.id, Slip.state == "filed")
     seated = set(session.scalars(select(Player.table_no).where(Player.game_id == game.id)))
     with_slip = set(session.scalars(select(Slip.table_no).where(Slip.round_id == rnd.id, Slip.state == "filed")))
+    stale = changed_tables(session, rnd)
+    judged = with_slip - set(stale)
     return RoundStatus(
         number=rnd.number,
         group=rnd.rack,
@@ -76,10 +88,12 @@ def round_status(session: Session, game: Game, rnd: Round) -> RoundStatus:
         state=rnd.status,
         filed=_count(session, filed),
         decided=_count(session, select(Decision).where(Decision.round_id == rnd.id,
-                                                       Decision.table_no.in_(with_slip))),
+                                                       Decision.table_no.in_(judged))),
         in_review=_count(session, select(ReviewItem).where(ReviewItem.round_id == rnd.id, ReviewItem.state == "open")),
         without_table=_count(session, filed.where(Slip.table_no.is_(None))),
         missing=tuple(sorted(seated - with_slip)),
+        unjudged=tuple(stale),
+        corrected=rnd.judged is not None,
     )
 
 

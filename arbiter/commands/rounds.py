@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from exitcodes import ExitCode, FluturasError
+
 from arbiter.commands.common import NUMBER, open_db, store_options
 
 
@@ -132,14 +134,19 @@ def round_order(draw, through, entered, reason, db, game_id, actor) -> None:
               help="Fields read with less confidence go to review, 0–1 (default: the reader's calibrated "
                    "threshold for images, 0.95 for readings files).")
 @click.option("--keep", type=click.Choice(["ask", "old", "new"]), default="ask", show_default=True,
-              help="A second slip for a table already filed: ask, keep the old one, or the new one.")
+              help="A second slip for a table already filed: ask, keep the old one, or the new one "
+                   "(the other is set aside, in review).")
+@click.option("--round-mismatch", "mismatch", type=click.Choice(["file", "move"]), default=None,
+              help="When most slips name another round (the wrong pile?): file them in this round anyway "
+                   "(each in review) or move the pile to the round they name. Without it: asked at a "
+                   "terminal, else refused.")
 @click.option("--reader", default="cnn", show_default=True, help="Handwriting reader for images (cnn, tesseract).")
 @store_options
-def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> None:
+def round_scan(paths, number, threshold, keep, mismatch, reader, db, game_id, actor) -> None:
     """File the slips of a round from images or the scanner's readings (.jsonl). Re-running is
-    safe: a slip already filed (same image) is recognised and skipped."""
+    safe: a slip already filed (same image, or the same paper in other bytes) is recognised."""
     from arbiter.games import get_game, get_round
-    from arbiter.roundscan import scan_round
+    from arbiter.roundscan import refuse_wrong_pile, scan_round
     from arbiter.scanchecks import Problems
     from arbiter.validation import check_threshold, require_not_final
 
@@ -159,6 +166,7 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
         _scan_anticipation(store, gid, paths, number, threshold, keep, reader, actor, problems)
         _report(problems)
         return
+    filed_so_far = [0]
 
     def choose(old, new):
         if keep != "ask":
@@ -166,26 +174,67 @@ def round_scan(paths, number, threshold, keep, reader, db, game_id, actor) -> No
         click.echo(f"\ntable {old.table_no}, round {rno} already has a slip: {old.source} "
                    f"({old.content.get('position')} {old.content.get('word')} {old.content.get('score')})")
         click.echo(f"new slip: {new.source} ({new.values.get('position')} {new.values.get('word')} {new.values.get('score')})")
-        return click.prompt("keep which", type=click.Choice(["old", "new"]))
+        return _ask("keep which", ["old", "new"], "--keep old or --keep new", filed_so_far[0])
+
+    def wrong(found):
+        if mismatch is not None:
+            return mismatch
+        if not sys.stdin.isatty():
+            return refuse_wrong_pile(found)
+        click.echo(found.question())
+        answer = click.prompt(f"file it in round {found.named} (move), in round {found.scanned} (file), or stop",
+                              type=click.Choice(["move", "file", "stop"]))
+        return refuse_wrong_pile(found) if answer == "stop" else answer
 
     def track(pile):
         with click.progressbar(list(pile), label=f"round {rno}: filing slips", file=sys.stderr) as bar:
-            yield from bar
+            for one in bar:
+                yield one
+                filed_so_far[0] += 1
 
     parse = None
     if g.variant == "tactic":  # D 8.6: the two-move slip
         from arbiter.anticipation.slips import parse_tactic_record as parse
-    done = scan_round(store, gid, rno, paths, threshold, reader, actor, choose, parse, track)
+    done = scan_round(store, gid, rno, paths, threshold, reader, actor, choose, parse, track, on_wrong_pile=wrong)
+    rno = done.round
     click.echo(f"round {rno}: " + ", ".join(f"{v} {k}" for k, v in sorted(done.counts.items()))
                + f" ({done.readings} readings)")
     if done.decoder is not None:
+        again = done.counts.get("duplicate", 0) + done.counts.get("refused", 0)
+        plain = done.readings - done.decided - len(done.queued) - again
         click.echo(f"round {rno}: {done.decided} of {done.readings} slips decided against the round, "
-                   f"{done.readings - done.decided} to review")
+                   f"{len(done.queued)} to review" + (f", {plain} filed as read" if plain else "")
+                   + (f", {again} already filed or refused" if again else ""))
+    for line in done.rescans:
+        click.echo(f"  scanned again: {line} (`fluturas undo review ITEM` files it)")
     for line in done.queued:
         click.echo(f"  review: {line}")
+    for line in done.others:
+        click.echo(f"  review (filed before): {line}")
     if done.missing:
         click.echo(f"no slip yet for tables: {', '.join(map(str, done.missing))}")
+    if done.flagged:
+        click.echo(f"  review: tables {', '.join(map(str, done.flagged))} have no slip while slips wait set aside or "
+                   f"without a table: one may be theirs (named on those items, `fluturas review`)")
+    if done.pile is not None:
+        click.echo(f"pile {done.pile}: `fluturas slip discard --pile {done.pile} --as wrong-pile` takes it all back")
     _report(done.problems)
+
+
+def _ask(question: str, choices: list[str], options: str, stored: int) -> str:
+    """A question at the terminal; with none to answer (stdin closed or not a terminal), a refusal
+    naming the options that answer it beforehand."""
+    try:
+        return click.prompt(question, type=click.Choice(choices))
+    except click.Abort as exc:
+        raise NoTerminal(f"no terminal to ask {question!r}: run the command again with {options} "
+                         f"(the {stored} slips handled before this one stay as filed and are recognised)") from exc
+
+
+class NoTerminal(FluturasError):
+    """A question with nobody to answer it; the slips before it are filed (CHECK_FAILED)."""
+
+    exit_code = ExitCode.CHECK_FAILED
 
 
 def _report(problems) -> None:
@@ -210,7 +259,7 @@ def _scan_anticipation(store, gid: int, paths, number: int | None, threshold: fl
             return keep
         click.echo(f"\ntable {old.table_no} already has a slip this round: {json.dumps(old.content, ensure_ascii=False)}")
         click.echo(f"new slip: {json.dumps(new.content(), ensure_ascii=False)}")
-        return click.prompt("keep which", type=click.Choice(["old", "new"]))
+        return _ask("keep which", ["old", "new"], "--keep old or --keep new", 0)
 
     readings = collect_batch(paths, threshold, reader, problems, parse=parse_anticipation_record)
     filed = file_anticipation_slips(store, gid, readings, actor, choose, number)

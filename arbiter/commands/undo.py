@@ -85,7 +85,7 @@ def slip() -> None:
 @click.option("--round", "number", type=NUMBER, help="Only this round.")
 @store_options
 def slip_list(number, db, game_id, actor) -> None:
-    """Every slip with its id, round, table and state (filed, superseded, discarded)."""
+    """Every slip with its id, round, table, state (filed, superseded, discarded) and pile."""
     from arbiter.games import get_game
     from arbiter.review import slips
 
@@ -93,23 +93,53 @@ def slip_list(number, db, game_id, actor) -> None:
         rows = slips(s, get_game(s, game_id), number)
     for r in rows:
         c = r["content"] or {}
+        pile = f"pile {r['pile']}" if r.get("pile") is not None else ""
         click.echo(f"slip {r['id']:>5}  round {r['round']:>2}  table {r['table_no'] if r['table_no'] is not None else '?':>3}  "
-                   f"{r['state']:<10} {c.get('position')} {c.get('word')} {c.get('score')}  {r['source']}")
+                   f"{r['state']:<10} {c.get('position')} {c.get('word')} {c.get('score')}  {r['source']}  {pile}")
 
 
 @slip.command("discard")
-@click.argument("slip_id", type=NUMBER)
-@click.option("--as", "kind", type=click.Choice(["not-a-slip", "duplicate"]), required=True)
+@click.argument("slip_id", type=NUMBER, required=False)
+@click.option("--pile", type=NUMBER, help="Every slip that scan filed (`round scan` prints its pile number).")
+@click.option("--as", "kind", type=click.Choice(["not-a-slip", "duplicate", "wrong-pile"]), required=True)
 @click.option("--reason", default="", help="Why (kept in the audit log).")
 @store_options
-def slip_discard(slip_id, kind, reason, db, game_id, actor) -> None:
-    """Discard a filed item that is no slip or a second scan of the same paper (kept, never counted)."""
+def slip_discard(slip_id, pile, kind, reason, db, game_id, actor) -> None:
+    """Discard a filed item that is no slip, a second scan of the same paper, or a whole pile
+    scanned into the wrong round (kept, never counted; each one's review item brings it back)."""
+    from arbiter.errors import WorkflowError
     from arbiter.games import get_game
-    from arbiter.review import discard_slip
+    from arbiter.review import discard_pile, discard_slip
+
+    if (slip_id is None) == (pile is None):
+        raise WorkflowError("name one slip (SLIP_ID) or one scan (--pile N)")
+    with open_db(db).session() as s:
+        g = get_game(s, game_id)
+        if pile is None:
+            done = [(slip_id, discard_slip(s, g, slip_id, kind, actor, reason).id)]
+        else:
+            done = discard_pile(s, g, pile, kind, actor, reason)
+    for sid, item in done:
+        click.echo(f"slip {sid} discarded as {kind} (review item {item}; `fluturas undo review {item} --reason ...` "
+                   f"brings it back)")
+    if pile is not None:
+        click.echo(f"pile {pile}: {len(done)} slips discarded; `fluturas slip restore --pile {pile} --reason ...` "
+                   f"brings them all back")
+
+
+@slip.command("restore")
+@click.option("--pile", type=NUMBER, required=True, help="The scan whose discarded slips come back.")
+@click.option("--reason", required=True, help="Why (kept in the audit log).")
+@store_options
+def slip_restore(pile, reason, db, game_id, actor) -> None:
+    """Bring back every discarded slip of one scan; each waits in review again."""
+    from arbiter.games import get_game
+    from arbiter.review import restore_pile
 
     with open_db(db).session() as s:
-        discard_slip(s, get_game(s, game_id), slip_id, kind, actor, reason)
-    click.echo(f"slip {slip_id} discarded as {kind} (`fluturas undo review ITEM` brings it back)")
+        done = restore_pile(s, get_game(s, game_id), pile, actor, reason)
+    for sid, item in done:
+        click.echo(f"slip {sid} is back (review item {item} open again)")
 
 
 @slip.command("move")
@@ -120,11 +150,22 @@ def slip_discard(slip_id, kind, reason, db, game_id, actor) -> None:
 def slip_move(slip_id, number, reason, db, game_id, actor) -> None:
     """File a slip in the round it really belongs to (a late slip of an earlier round)."""
     from arbiter.games import get_game
+    from arbiter.models import ReviewItem, Round, Slip
+    from sqlalchemy import select
+
     from arbiter.review import move_slip
 
     with open_db(db).session() as s:
-        move_slip(s, get_game(s, game_id), slip_id, number, actor, reason)
-    click.echo(f"slip {slip_id} moved to round {number}; `fluturas round correct --round {number}` judges it")
+        g = get_game(s, game_id)
+        slip = s.get(Slip, slip_id)
+        old = s.get(Round, slip.round_id).number if slip is not None and slip.game_id == g.id else None
+        moved = move_slip(s, g, slip_id, number, actor, reason)
+        state = moved.state
+        item = s.scalar(select(ReviewItem.id).where(ReviewItem.slip_id == slip_id, ReviewItem.state == "open"))
+    click.echo(f"slip {slip_id} moved from round {old} to round {number}, {state}"
+               + (f", in review (item {item})" if item is not None else "")
+               + f"; `fluturas round correct --round {number}` judges it; "
+               f"`fluturas slip move {slip_id} --round {old}` moves it back")
 
 
 COMMANDS = [undo, slip]

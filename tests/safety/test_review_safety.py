@@ -63,7 +63,8 @@ def test_a_superseded_slip_corrected_to_its_table_is_filed_there(game, tmp_path)
     cli(game, "round", "scan", str(jsonl(tmp_path / "a.jsonl", first)), "--keep", "new")
     cli(game, "round", "scan", str(jsonl(tmp_path / "b.jsonl", second)), "--keep", "new")
     assert rows(game, "SELECT state FROM slip WHERE source = 'scans/a.png'") == [("superseded",)]
-    cli(game, "review", input="c masa=16 depunere=MODEL\nit is table 16's slip\n")
+    # the slip first filed for table 15, set aside by a.png, waits in review too (issue 21): it stays aside
+    cli(game, "review", input="a\nthe slip kept is table 15's\nc masa=16 depunere=MODEL\nit is table 16's slip\n")
     assert rows(game, "SELECT table_no, state FROM slip WHERE source = 'scans/a.png'") == [(16, "filed")]
     cli(game, "round", "correct")
     ((status,),) = rows(game, "SELECT d.status FROM decision d JOIN round r ON r.id = d.round_id "

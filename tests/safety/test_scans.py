@@ -79,10 +79,11 @@ def test_the_same_paper_scanned_again_is_a_duplicate(game, tmp_path):
     cv2.imwrite(str(again), image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
     assert first.read_bytes() != again.read_bytes()
     cli(game, "round", "scan", str(first), "--keep", "new")
-    items = rows(game, "SELECT count(*) FROM review_item")
+    items = rows(game, "SELECT count(*) FROM review_item WHERE state = 'open'")
     out = cli(game, "round", "scan", str(again), "--keep", "new").output
-    assert "1 duplicate" in out and str(again) not in filed_sources(game)
-    assert rows(game, "SELECT count(*) FROM review_item") == items
+    assert "1 duplicate" in out  # kept set aside (discarded, with a resolved item `undo review` reopens)
+    assert rows(game, "SELECT state FROM slip WHERE source = ?", str(again)) == [("discarded",)]
+    assert rows(game, "SELECT count(*) FROM review_item WHERE state = 'open'") == items
 
 
 def test_a_page_too_large_is_refused_from_its_header(game, tmp_path):
