@@ -1,7 +1,7 @@
 """game.rules_sha256: the rule pack the game was started with, pinned like its word list (issue 21)
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 """
 from alembic import op
 import sqlalchemy as sa
