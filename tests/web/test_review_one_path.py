@@ -91,7 +91,7 @@ def test_preview_refuses_exactly_what_saving_refuses(store, tmp_path, typed):
 
 
 def test_a_candidate_gives_its_table_to_a_slip_filed_under_none(store, tmp_path):
-    game_id = file_tables(store, tmp_path, 3, {1: "M0DEL"}, table_sure=False)
+    game_id = file_tables(store, tmp_path, 3, {1: "MODEL"}, table_sure=False)  # all read right but the table
     (item,) = open_items(store, game_id)
     assert item.table is None and item.content["table"] == 1  # read 1, unsure: filed under no table
     write_candidates(store, item.item_id, [candidate(1, "MODEL", 26, 0.8, "valid", 26)])

@@ -22,7 +22,7 @@ def test_200_concurrent_requests_with_writes_get_no_error(store, tmp_path):
     items = [(e.item_id, e.slip_id) for e in open_items(store, game_id)]
     served = ServedProcess(tmp_path / "store.db")
     try:
-        report = run_load(served.host, served.port, items, requests=200, clients=200)
+        report = run_load(served.host, served.port, items, requests=400, clients=200)
     finally:
         served.stop()
     print(report.line())
