@@ -1,6 +1,7 @@
 """200 arbiters' requests at once, reads and writes, against `fluturas serve` in its own process
 (the production server, its pool sized to its threads, on loopback): no error, each item
-resolved once, every save in the audit log. Bounded: 200 requests, a minute each at most."""
+resolved once, every save in the audit log. Bounded: 400 requests, 200 of them released at once,
+a minute each at most (`benchmarks/web_benchmark.py --load` runs a longer one)."""
 from __future__ import annotations
 
 import cv2

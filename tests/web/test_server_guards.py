@@ -152,7 +152,7 @@ def test_the_access_token_typed_in_the_login_form(store, tmp_path):
     assert form.status_code == 200 and b'name="token"' in form.data
     token = csrf_of(client)
     wrong = client.post("/login", data={"csrf": token, "name": "ana", "token": "guess"})
-    assert wrong.status_code == 401 and "Cheia de acces" in wrong.get_data(as_text=True)
+    assert wrong.status_code == 401 and "nu este cea tipărită de server" in wrong.get_data(as_text=True)
     assert client.get("/queue").status_code == 401
     right = client.post("/login", data={"csrf": token, "name": "ana", "token": "t0ken-hall"})
     assert right.status_code == 302 and right.headers["Location"] == "/queue"
