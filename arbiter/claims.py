@@ -15,6 +15,7 @@ from sqlalchemy import and_, or_, select, update
 from exitcodes import ExitCode
 
 from .errors import WorkflowError
+from .freetext import check_text
 from .models import ReviewItem, utcnow
 from .store import Store
 
@@ -56,6 +57,7 @@ def claim(store: Store, item_id: int, actor: str, now: datetime | None = None,
     `game_id` (the game the web app serves) an item of another game is refused, not claimed."""
     if not actor.strip():
         raise WorkflowError("a claim needs the arbiter's name")
+    check_text(actor, "--arbiter", required=True, longest=100)  # as the audit log checks who saves
     now = now or utcnow()
     with store.session() as session:
         if game_id is not None:

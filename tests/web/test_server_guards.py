@@ -55,7 +55,7 @@ def test_an_item_of_another_game_is_refused(store, tmp_path):
     assert client.post(f"/queue/{ours.item_id}/claim", data={"csrf": token}).status_code == 200  # its own game
 
 
-def test_claims_refuse_an_item_of_another_game(store, tmp_path):
+def test_claims_refuse_another_games_item_and_a_name_no_save_takes(store, tmp_path):
     from arbiter.errors import WorkflowError
     from arbiter.claims import claim
 
@@ -66,6 +66,10 @@ def test_claims_refuse_an_item_of_another_game(store, tmp_path):
     (theirs,) = open_items(store, second)
     with pytest.raises(WorkflowError, match=f"not in game {first}"):
         claim(store, theirs.item_id, "ana", game_id=first)
+    with pytest.raises(WorkflowError, match="control character"):  # a name no save would take
+        claim(store, theirs.item_id, "ana\x07")
+    with store.session() as s:
+        assert s.get(ReviewItem, theirs.item_id).claimed_by is None
 
 
 HUGE = "99999999999999999999"
