@@ -64,6 +64,10 @@ def test_preview_shows_the_table_that_saving_stores(store, tmp_path):
     assert shown.status_code == 200, flashed(shown.get_data(as_text=True))
     preview = shown.get_data(as_text=True).split('id="preview"', 1)[1].split("</p>", 1)[0]
     assert "M2" in preview and "MODEL" in preview  # the slip's own field names are the same fields
+    table_no, _state, content = slip_state(store, item.slip_id)
+    assert table_no == 1 and content["word"] == "M0DEL"  # the preview stored nothing
+    with store.session() as s:
+        assert not s.scalars(select(AuditEntry).where(AuditEntry.action == "slip.correct")).all()
     saved = client.post(f"/queue/{item.item_id}/save", data={"csrf": token, "version": item.version,
                                                              "fields": "masa=2 depunere=MODEL"})
     assert saved.status_code == 302
