@@ -41,7 +41,16 @@ def serve(db, game_id, host, port, threads, image_dirs, learn) -> None:
     from arbiter.web.app import create_app
     from arbiter.web.security import is_loopback, new_token
 
+    from arbiter.games import get_game
+
     store = open_db(db).sized(threads)
+    if game_id is not None:  # a game the store does not hold is refused now, not on every page
+        try:
+            with store.session() as s:
+                get_game(s, game_id)
+        except FluturasError:
+            store.close()
+            raise
     folder = Path(db).resolve().parent if "://" not in db else Path(".").resolve()
     token = None if is_loopback(host) else new_token()
     roots = (folder, Path(".").resolve(), *(p.resolve() for p in image_dirs))

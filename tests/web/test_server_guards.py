@@ -217,3 +217,14 @@ def test_the_pool_is_sized_to_the_servers_threads(store):
         w.join()
     assert done == [1] * 16
     sized.close()
+
+
+def test_serve_refuses_a_game_the_store_does_not_hold(store, tmp_path):
+    import subprocess
+    import sys
+
+    flagged_round(store, tmp_path, 2, {1: "M0DEL"})
+    done = subprocess.run([sys.executable, "cli.py", "serve", "--db", str(tmp_path / "store.db"), "--game", "7",
+                           "--port", "0"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "error: game 7 is not in the store"
