@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, or_, update
+from sqlalchemy import and_, or_, select, update
 
 from exitcodes import ExitCode
 
 from .errors import WorkflowError
+from .freetext import check_text
 from .models import ReviewItem, utcnow
 from .store import Store
 
@@ -51,12 +52,18 @@ def live_claimant(item: ReviewItem, now: datetime | None = None, ttl: timedelta 
 
 
 def claim(store: Store, item_id: int, actor: str, now: datetime | None = None,
-          ttl: timedelta = CLAIM_TTL) -> Claim:
-    """Take (or renew) the claim on an open item; ClaimConflict names the live holder."""
+          ttl: timedelta = CLAIM_TTL, game_id: int | None = None) -> Claim:
+    """Take (or renew) the claim on an open item; ClaimConflict names the live holder. With
+    `game_id` (the game the web app serves) an item of another game is refused, not claimed."""
     if not actor.strip():
         raise WorkflowError("a claim needs the arbiter's name")
+    check_text(actor, "--arbiter", required=True, longest=100)  # as the audit log checks who saves
     now = now or utcnow()
     with store.session() as session:
+        if game_id is not None:
+            owner = session.scalar(select(ReviewItem.game_id).where(ReviewItem.id == item_id))
+            if owner is not None and owner != game_id:
+                raise WorkflowError(f"review item {item_id} is not in game {game_id}")
         won = session.execute(
             update(ReviewItem)
             .where(ReviewItem.id == item_id, ReviewItem.state == "open",

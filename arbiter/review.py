@@ -402,3 +402,35 @@ def slips(session: Session, game: Game, number: int | None = None) -> list[dict[
         query = query.where(Round.number == number)
     return [{**snapshot(s, ("id", "table_no", "state", "source", "content", "pile")), "round": n}
             for s, n in session.execute(query)]
+
+
+class _TrialDone(Exception):
+    """Ends a trial resolution: its transaction is rolled back, its outcome carried out."""
+
+    def __init__(self, round_number: int, content: dict[str, Any]) -> None:
+        super().__init__("trial")
+        self.round_number, self.content = round_number, content
+
+
+def check_resolution(store: Store, item_id: int, actor: str, correction: dict[str, Any] | None = None,
+                     game_id: int | None = None) -> tuple[int, dict[str, Any]]:
+    """What `resolve` would store for the item — the slip's round and fields — found by running
+    its very checks and changes in a transaction that is then rolled back: a preview refuses
+    exactly what saving refuses, in the same words, and stores nothing."""
+    correction = normalise_correction(dict(correction or {}))
+    try:
+        with store.session() as session:
+            item = _item(session, item_id)
+            if game_id is not None and item.game_id != game_id:
+                raise WorkflowError(f"review item {item_id} is not in game {game_id}")
+            if item.state != "open":
+                raise WorkflowError(f"review item {item_id} was already {item.state} by {item.resolved_by}")
+            require_not_final(session.get(Game, item.game_id), "a review")
+            if correction:
+                _apply(session, item, correction, actor, item.reason)
+            else:
+                _check_accept(session, item)
+            slip = session.get(Slip, item.slip_id) if item.slip_id else None
+            raise _TrialDone(session.get(Round, item.round_id).number, dict(slip.content) if slip else {})
+    except _TrialDone as done:
+        return done.round_number, done.content

@@ -28,6 +28,7 @@ from .errors import ConcurrentChange, FileAccess, StoreError
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DEFAULT_URL = f"sqlite:///{DEFAULT_DB}"
 _PG_MIGRATION_LOCK = 0x666C7574  # "flut": one advisory lock id for schema upgrades
+POOL_WAIT_SECONDS = 10.0  # a server's request that finds every connection busy this long is told "busy"
 
 
 def resolve_url(url_or_path: str | os.PathLike[str] | None) -> str:
@@ -90,6 +91,15 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def sized(self, connections: int, wait: float = POOL_WAIT_SECONDS) -> Store:
+        """The same store with a pool of `connections` (as many threads as a server runs, and as
+        many again for a moment's need), each request waiting at most `wait` seconds for a
+        free one: a server under load then answers "busy" instead of failing (sqlalchemy's
+        TimeoutError), and never opens more connections than the database is asked to hold."""
+        engine = _new_engine(self.url, connections, wait)
+        self.engine.dispose()
+        return Store(self.url, engine, sessionmaker(engine, expire_on_commit=False))
 
     @property
     def dialect(self) -> str:
@@ -171,7 +181,7 @@ def open_store(url_or_path: str | os.PathLike[str] | None = None, *, migrate: bo
     is made silently in the wrong folder."""
     url = resolve_url(url_or_path)
     try:
-        engine = create_engine(url, future=True)
+        engine = _new_engine(url)
     except (ArgumentError, ImportError, ValueError) as exc:
         raise StoreError(f"database URL {url!r}: {exc}") from exc
     if engine.dialect.name == "sqlite":
@@ -187,7 +197,6 @@ def open_store(url_or_path: str | os.PathLike[str] | None = None, *, migrate: bo
                                  f"(or pass --db / set FLUTURAS_DB to the right file)")
             if path.exists():
                 _refuse_foreign(database, _sqlite_tables(database), create)
-        event.listen(engine, "connect", _sqlite_pragmas)
     elif migrate:
         try:
             with engine.connect() as conn:
@@ -249,6 +258,19 @@ def _refuse_foreign(where: str, names: set[str], create: bool) -> None:
     if not tables and not create:
         raise StoreError(f"database {where}: an empty database, not a fluturas store; `fluturas game new` "
                          f"creates one (or pass --db with the tournament's store)")
+
+
+def _new_engine(url: str, connections: int | None = None, wait: float = POOL_WAIT_SECONDS) -> Engine:
+    """The engine of a store URL: SQLite with its pragmas on every connection (a 30 s busy
+    timeout: a writer waits for another, it does not fail); with `connections`, a bounded pool."""
+    options: dict[str, object] = {}
+    in_memory = url.startswith("sqlite") and _sqlite_file(url) in (None, "", ":memory:")  # one shared connection
+    if connections is not None and not in_memory:
+        options = {"pool_size": connections, "max_overflow": connections, "pool_timeout": wait}
+    engine = create_engine(url, future=True, **options)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
 
 
 def store_failure(where: str, exc: DatabaseError) -> StoreError | FileAccess | ConcurrentChange:

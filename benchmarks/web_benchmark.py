@@ -7,6 +7,13 @@ client: the whole request, the store's queries, the sorting, the board and the t
 the network). Prints the median and the worst of --runs requests.
 
     python benchmarks/web_benchmark.py [--slips 60] [--runs 20]
+
+With --load: many arbiters at once against `fluturas serve` in its own process (the production
+server on loopback, tests/web/load.py): --clients requests released together, --requests in all,
+a mix of the queue's reads and writes over the round's --slips items; prints the errors (target
+0), the answers and the latencies.
+
+    python benchmarks/web_benchmark.py --load [--slips 40] [--requests 2000] [--clients 200]
 """
 from __future__ import annotations
 
@@ -27,7 +34,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--slips", type=int, default=60)
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--load", action="store_true", help="many arbiters at once against `fluturas serve`")
+    parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--clients", type=int, default=200)
     args = parser.parse_args()
+    if args.load:
+        sys.exit(load(args.slips, args.requests, args.clients))
     from tests.web.helpers import flagged_round
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -48,6 +60,34 @@ def main() -> None:
     print(f"queue page, {args.slips} flagged slips (store built in {built:.1f} s): "
           f"median {statistics.median(times):.1f} ms, worst {max(times):.1f} ms over {args.runs} requests "
           f"(target < 300 ms)")
+
+
+def load(slips: int, requests: int, clients: int) -> int:
+    """The load run; exit status 1 when any request failed."""
+    import cv2
+    import numpy as np
+
+    from tests.web.helpers import flagged_round, open_items
+    from tests.web.load import ServedProcess, run_load
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        store = open_store(folder / "bench.db")
+        game_id = flagged_round(store, folder, slips)
+        (folder / "scans").mkdir()
+        for table in range(1, slips + 1):
+            cv2.imwrite(str(folder / "scans" / f"t{table}.png"), np.full((280, 400, 3), 230, np.uint8))
+        items = [(e.item_id, e.slip_id) for e in open_items(store, game_id)]
+        store.close()
+        served = ServedProcess(folder / "bench.db")
+        try:
+            report = run_load(served.host, served.port, items, requests=requests, clients=clients)
+        finally:
+            served.stop()
+    print(f"fluturas serve under load, {clients} at once over {slips} review items: {report.line()} (target 0 errors)")
+    for failure in report.failures[:10]:
+        print(f"  {failure}")
+    return 1 if report.errors else 0
 
 
 if __name__ == "__main__":

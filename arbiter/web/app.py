@@ -1,39 +1,45 @@
 """The Flask application: routes only. Each write calls one workflow function of `arbiter`
 (review.resolve, claims.claim/release, results.add_appeal, correction.correct_round / recorrect /
-close_round) and reports its error, if any, as the CLI would, in one line."""
+close_round) and reports its error, if any, as the CLI would, in one line.
+
+Every path and parameter is checked before the store sees it (security.IdConverter, whole_arg):
+a bad one is a 400 or a 404 page in the arbiter's language, never a failure of the server. Every
+review item named in a path belongs to the game served, or it is a 404. When the store's
+connections are all in use for longer than a bounded wait, the answer is a 503 "busy, try again"."""
 from __future__ import annotations
 
 import io
 import secrets
-import shlex
 import tempfile
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import click
 from flask import (Flask, Response, abort, flash, g, jsonify, redirect, render_template, request, send_file,
                    session, url_for)
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from werkzeug.exceptions import HTTPException
 
 from exitcodes import FluturasError
 
 from .. import claims
 from ..audit import entries
 from ..correction import close_round, correct_round, recorrect
-from ..errors import ReviewConflict
+from ..errors import ReviewConflict, WorkflowError
 from ..games import get_game, get_round
-from ..models import Slip
+from ..models import ReviewItem, Slip
 from ..results import APPEAL_KINDS, add_appeal, ranking
-from ..review import resolve
+from ..review import check_resolution, resolve
 from ..store import Store
 from . import security
 from .board import board_view
 from .i18n import LANGS, text
 from .pages import hall_page, player_rounds, round_page
-from .queue import cards, correction_from, current_round, preview_decision
+from .queue import cards, correction_from, current_round, parse_correction, preview_decision
 from .slipcrop import crop, image_path
 
 HERE = Path(__file__).resolve().parent
+BUSY_RETRY_SECONDS = 2
 
 
 def undo_action(name: str):
@@ -63,6 +69,18 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
     def game_of(s):
         return get_game(s, game_id)
 
+    @app.before_request
+    def _same_game():
+        """A review item named in the path is one of the game served (as the CLI's --game)."""
+        item_id = (request.view_args or {}).get("item_id")
+        if item_id is None:
+            return None
+        with store.session() as s:
+            owner = s.get(ReviewItem, item_id)
+            if owner is None or owner.game_id != game_of(s).id:
+                abort(404)
+        return None
+
     @app.context_processor
     def _helpers() -> dict[str, Any]:
         return {"t": lambda key: text(key, g.lang), "lang": g.lang, "csrf": security.csrf_token(),
@@ -76,12 +94,25 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
         return name
 
     def back(default: str) -> str:
-        target = request.form.get("next") or default
-        return target if target.startswith("/") and not target.startswith("//") else default
+        return security.safe_next(request.values.get("next"), default)
 
     @app.errorhandler(403)
     def _forbidden(exc):
         return render_template("message.html", title="403", message=exc.description), 403
+
+    @app.errorhandler(400)
+    def _bad_request(exc):
+        return render_template("message.html", title=text("bad_request", g.lang), message=exc.description), 400
+
+    @app.errorhandler(404)
+    @app.errorhandler(405)
+    def _not_found(exc: HTTPException):
+        return render_template("message.html", title=str(exc.code), message=text("not_found", g.lang)), exc.code
+
+    @app.errorhandler(PoolTimeout)
+    def _busy(_exc):  # every connection of the store's pool in use past the bounded wait
+        page = render_template("message.html", title="503", message=text("busy", g.lang))
+        return page, 503, {"Retry-After": str(BUSY_RETRY_SECONDS)}
 
     @app.errorhandler(FluturasError)
     def _workflow_error(exc):  # no game yet, a round not laid out...: one line, as the CLI says it
@@ -97,16 +128,23 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
 
     @app.route("/login", methods=["GET", "POST"])
     def login():
+        """The arbiter's name (checked as the audit log checks it) and, beyond loopback, the
+        access token the server printed: typed here, or brought by the link's `?token=`."""
+        token = app.config["ACCESS_TOKEN"]
         if request.method == "POST":
-            name = request.form.get("name", "").strip()
-            token = app.config["ACCESS_TOKEN"]
-            if token and not (session.get("authed") or secrets.compare_digest(request.form.get("token", ""), token)):
+            if token and not (session.get("authed") or security.token_matches(request.form.get("token"), token)):
+                flash(text("wrong_token", g.lang), "error")
                 return render_template("login.html", need_token=True, error=True), 401
             session["authed"] = True
-            if name:
-                session["arbiter"] = name[:100]
+            name = request.form.get("name", "")
+            if name.strip():
+                try:
+                    session["arbiter"] = security.arbiter_name(name)
+                except WorkflowError as exc:
+                    flash(str(exc), "error")
+                    return render_template("login.html", need_token=False), 400
             return redirect(back(url_for("queue_page")))
-        return render_template("login.html", need_token=bool(app.config["ACCESS_TOKEN"]) and not session.get("authed"))
+        return render_template("login.html", need_token=bool(token) and not session.get("authed"))
 
     # --- the queue ------------------------------------------------------------------------------
 
@@ -126,9 +164,9 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
     def queue_page():
         with store.session() as s:
             game = game_of(s)
-            number = request.args.get("round", type=int) or current_round(s, game)
+            number = security.whole_arg("round") or current_round(s, game)
             found = cards(s, game, number, tables_filter()) if number else []
-            chosen = request.args.get("item", type=int)
+            chosen = security.whole_arg("item")
             free = [c for c in found if c.claimed_by in (None, security.arbiter())]  # not another arbiter's
             card = next((c for c in found if c.entry.item_id == chosen), (free or found or [None])[0])
             board = None
@@ -160,28 +198,28 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
 
     def _claim_or_refuse(item_id: int, who: str) -> bool:
         try:
-            claims.claim(store, item_id, who)
+            claims.claim(store, item_id, who, game_id=_game_id())
             return True
         except FluturasError as exc:
             flash(f"{text('conflict', g.lang)}: {exc}", "error")
             return False
 
-    @app.post("/queue/<int:item_id>/claim")
+    @app.post("/queue/<id:item_id>/claim")
     def claim_item(item_id: int):
         who = actor()
         try:
-            held = claims.claim(store, item_id, who)
+            held = claims.claim(store, item_id, who, game_id=_game_id())
         except FluturasError as exc:
             return jsonify(ok=False, message=str(exc)), 409
         return jsonify(ok=True, by=held.by, version=held.version)
 
-    @app.post("/queue/<int:item_id>/skip")
+    @app.post("/queue/<id:item_id>/skip")
     def skip_item(item_id: int):
         """Give the item back and show the next one in the queue's order."""
         claims.release(store, item_id, actor())
         with store.session() as s:
             game = game_of(s)
-            order = [c.entry.item_id for c in cards(s, game, request.values.get("round", type=int) or current_round(s, game),
+            order = [c.entry.item_id for c in cards(s, game, security.whole_arg("round") or current_round(s, game),
                                                     tables_filter())]
         later = order[order.index(item_id) + 1:] if item_id in order else []
         return redirect(queue_url(item=(later or order or [None])[0]))
@@ -191,7 +229,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
         if not _claim_or_refuse(item_id, who):
             return redirect(back(queue_url(item=item_id)))
         try:
-            resolve(store, item_id, request.form.get("version", type=int) or 0, who, correction, reason, learn)
+            resolve(store, item_id, security.whole_arg("version", 0) or 0, who, correction, reason, learn)
         except ReviewConflict as exc:
             flash(f"{text('conflict', g.lang)}: {exc}", "error")
             return redirect(back(queue_url()))
@@ -202,9 +240,9 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
         flash(f"{text('saved', g.lang)}: #{item_id}" + (f" {correction}" if correction else ""), "ok")
         return redirect(back(queue_url()))
 
-    @app.post("/queue/<int:item_id>/accept")
+    @app.post("/queue/<id:item_id>/accept")
     def accept_item(item_id: int):
-        index = request.form.get("candidate", type=int)
+        index = security.whole_arg("candidate", 0)
         correction: dict[str, Any] = {}
         reason = "the reading matches the slip"
         if index is not None:
@@ -217,22 +255,25 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
         return _resolve(item_id, correction, reason)
 
     def _typed() -> dict[str, Any]:
-        from .. commands.common import parse_fields
+        return parse_correction(request.form.get("fields", ""))
 
-        return parse_fields(shlex.split(request.form.get("fields", "")))
-
-    @app.post("/queue/<int:item_id>/preview")
+    @app.post("/queue/<id:item_id>/preview")
     def preview_item(item_id: int):
-        actor()
+        """The decision the typed correction would give, checked by the very code that saves it
+        (review.check_resolution, rolled back): what the preview refuses, saving refuses."""
+        who = actor()
+        try:
+            number, content = check_resolution(store, item_id, who, _typed(), _game_id())
+        except FluturasError as exc:
+            flash(f"{text('conflict', g.lang)}: {exc}", "error")
+            return redirect(queue_url(item=item_id))
         with store.session() as s:
             game, card = _find(s, item_id)
             if card is None:
                 return redirect(queue_url())
             try:
-                correction = _typed()
-                content = {**(card.entry.content or {}), **correction}
-                decision = preview_decision(s, game, card.entry.round, content)
-            except (FluturasError, click.BadParameter, ValueError) as exc:
+                decision = preview_decision(s, game, number, content)
+            except FluturasError as exc:
                 flash(f"{text('conflict', g.lang)}: {exc}", "error")
                 return redirect(queue_url(item=item_id))
             found = cards(s, game, card.entry.round, tables_filter())
@@ -241,25 +282,30 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
                                    preview={"fields": request.form.get("fields", ""), "content": content,
                                             "decision": decision, "version": request.form.get("version")})
 
-    @app.post("/queue/<int:item_id>/save")
+    @app.get("/queue/<id:item_id>/preview")
+    def preview_left(item_id: int):
+        """A preview is a POST; leaving it (Esc, reload, back) lands on the item in the queue."""
+        return redirect(queue_url(item=item_id))
+
+    @app.post("/queue/<id:item_id>/save")
     def save_item(item_id: int):
         try:
             correction = _typed()
-        except (click.BadParameter, ValueError) as exc:
+        except FluturasError as exc:
             flash(f"{text('conflict', g.lang)}: {exc}", "error")
             return redirect(queue_url(item=item_id))
         return _resolve(item_id, correction, request.form.get("reason") or "read from the slip image")
 
-    @app.post("/queue/<int:item_id>/discard")
+    @app.post("/queue/<id:item_id>/discard")
     def discard_item(item_id: int):
         """Not a slip, or a second scan of the same paper (`review.discard_slip`, where this tree has it)."""
         kind = request.form.get("as", "")
         return _slip_action(item_id, "discard_slip", (kind,), f"discarded as {kind}")
 
-    @app.post("/queue/<int:item_id>/move")
+    @app.post("/queue/<id:item_id>/move")
     def move_item(item_id: int):
         """File the slip in the round it belongs to (`review.move_slip`, where this tree has it)."""
-        number = request.form.get("round", type=int)
+        number = security.whole_arg("round")
         return _slip_action(item_id, "move_slip", (number,), f"moved to round {number}")
 
     def _slip_action(item_id: int, name: str, extra: tuple[Any, ...], done: str):
@@ -274,7 +320,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
                 game, card = _find(s, item_id)
                 if card is None or card.entry.slip_id is None:
                     return redirect(back(queue_url()))
-                if card.entry.version != request.form.get("version", type=int):
+                if card.entry.version != security.whole_arg("version", 0):
                     raise ReviewConflict(f"review item {item_id} changed since it was shown; look at it again")
                 action(s, game, card.entry.slip_id, *extra, who, request.form.get("reason") or done)
         except FluturasError as exc:
@@ -284,7 +330,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
         flash(f"{text('saved', g.lang)}: #{item_id} {done}", "ok")
         return redirect(back(queue_url()))
 
-    @app.get("/slip/<int:slip_id>.png")
+    @app.get("/slip/<id:slip_id>.png")
     def slip_image(slip_id: int):
         with store.session() as s:
             game = game_of(s)
@@ -310,12 +356,12 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
         with store.session() as s:
             game = game_of(s)
             try:
-                rnd = get_round(s, game, request.args.get("round", type=int))
+                rnd = get_round(s, game, security.whole_arg("round"))
             except FluturasError as exc:
                 return render_template("message.html", title=text("round", g.lang), message=str(exc))
             return render_template("round.html", game=game, page=round_page(s, game, rnd))
 
-    @app.post("/round/<int:number>/correct")
+    @app.post("/round/<id:number>/correct")
     def round_correct(number: int):
         try:
             done = correct_round(store, _game_id(), number, actor())
@@ -324,7 +370,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
             flash(str(exc), "error")
         return redirect(url_for("round_view", round=number))
 
-    @app.post("/round/<int:number>/close")
+    @app.post("/round/<id:number>/close")
     def round_close(number: int):
         who = actor()
         try:
@@ -364,7 +410,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
             return render_template("results.html", game=game, ranking=ranking(s, game), kinds=APPEAL_KINDS,
                                    seats=players(s, game), rounds=rounds(s, game))
 
-    @app.get("/results/<int:table>")
+    @app.get("/results/<id:table>")
     def player_view(table: int):
         with store.session() as s:
             game = game_of(s)
@@ -386,15 +432,15 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
                 change.update(_typed())
             for key in ("score", "cap"):
                 if form.get(key, "").strip():
-                    change[key] = int(form[key])
+                    change[key] = security.whole_arg(key, 0)
             with store.session() as s:
                 game = game_of(s)
-                row = add_appeal(s, game, int(form.get("table", "")), form.get("round", type=int), form.get("kind", ""),
+                row = add_appeal(s, game, security.whole_arg("table"), security.whole_arg("round"), form.get("kind", ""),
                                  form.get("reason", ""), who, datetime.now().astimezone(), change)
                 gid, status, appeal_id = game.id, row.status, row.id
             recorrect(store, gid, who)
             flash(f"appeal #{appeal_id}: {status}", "ok")
-        except (FluturasError, click.BadParameter, ValueError) as exc:
+        except FluturasError as exc:
             flash(f"{text('conflict', g.lang)}: {exc}", "error")
         return redirect(back(url_for("results_view")))
 
@@ -406,6 +452,8 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
 
     @app.get("/export/<kind>")
     def export(kind: str):
+        from openpyxl.utils.exceptions import IllegalCharacterError
+
         from ..exports import gather, write_csv, write_html, write_xlsx
 
         writers = {"xlsx": lambda s, game, p: write_xlsx(s, game, p), "csv": lambda s, game, p: write_csv(gather(s, game), p),
@@ -414,7 +462,11 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
             abort(404)
         with tempfile.TemporaryDirectory(prefix="fluturas-export-") as folder, store.session() as s:
             game = game_of(s)
-            path = writers[kind](s, game, Path(folder) / f"game{game.id}.{kind}")
+            try:
+                path = writers[kind](s, game, Path(folder) / f"game{game.id}.{kind}")
+            except IllegalCharacterError as exc:  # a name or reason stored with a control character
+                shown = "".join(ch if ch.isprintable() else "\ufffd" for ch in str(exc))
+                return render_template("message.html", title=text("export_failed", g.lang), message=shown), 409
             data = io.BytesIO(path.read_bytes())
         return send_file(data, as_attachment=True, download_name=path.name)
 

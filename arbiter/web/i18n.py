@@ -87,6 +87,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     "duplicate": ("Duplicat", "Duplicate"),
     "lang_other": ("English", "Română"),
     "conflict": ("Nesalvat", "Not saved"),
+    # the server's refusals (arbiter/web/app.py): a page in the arbiter's words, never a failure
+    "busy": ("Serverul este ocupat, încercați din nou.", "The server is busy, try again."),
+    "bad_request": ("Cerere greșită", "Bad request"),
+    "not_found": ("Pagina nu există (sau nu ține de această partidă).", "No such page (or not of this game)."),
+    "wrong_token": ("Cheia de acces nu este cea tipărită de server.", "The access token is not the one the server printed."),
+    "export_failed": ("Exportul nu poate fi scris", "The export cannot be written"),
 }
 
 

@@ -3,18 +3,22 @@ points first, each with its candidates (the decoder's `candidates` column when t
 its doubtful boxes and its claim; and the decision a typed correction would give, before saving."""
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+import click
 
 from sqlalchemy import inspect, select, text
 from sqlalchemy.orm import Session
 
 from ..claims import live_claimant
+from ..errors import WorkflowError
 from ..judging import build_case, decisions_of, run_judge
 from ..models import Game, ReviewItem, Round, Slip
 from ..readings import ALIASES, NUMERIC, read_field
-from ..review import QueueEntry, queue
+from ..review import QueueEntry, normalise_correction, queue
 
 SURE_AT = 0.95  # `round scan`'s default threshold, for readings without the scanner's `accepted`
 SLIP_FIELDS = ("round", "table", "score", "position", "word", "jokers")
@@ -114,9 +118,36 @@ def cards(session: Session, game: Game, round_no: int | None, tables: tuple[int,
 
 
 def correction_from(content: dict[str, Any] | None, reading: dict[str, Any]) -> dict[str, Any]:
-    """The fields of a candidate reading that differ from the stored slip: what resolving applies."""
+    """The fields of a candidate reading that differ from the stored slip: what resolving applies.
+    The candidate's table is always given: a slip filed under no table (its table unreadable)
+    takes the table the candidate names, even when the unsure reading already said it."""
     content = content or {}
-    return {k: reading[k] for k in SLIP_FIELDS if k in reading and reading[k] != content.get(k)}
+    out = {k: reading[k] for k in SLIP_FIELDS if k in reading and reading[k] != content.get(k)}
+    if reading.get("table") is not None:
+        out["table"] = reading["table"]
+    return out
+
+
+def parse_correction(typed: str) -> dict[str, Any]:
+    """A typed correction (`masa=12 depunere=MODEL poz=H4`) read as `fluturas review` reads its
+    `c ...` answer (commands.common.parse_fields, then review.normalise_correction): the preview
+    and the save of the web page take this one path, so they agree with each other and the CLI.
+    A refusal is a WorkflowError naming the field."""
+    from ..commands.common import parse_fields
+
+    try:
+        tokens = shlex.split(typed)
+    except ValueError as exc:
+        raise WorkflowError(f"correction {typed!r}: {exc} (quote a value with spaces as word=\"...\")") from exc
+    fields: dict[str, Any] = {}
+    for token in tokens:
+        try:
+            fields.update(parse_fields([token]))
+        except (click.BadParameter, ValueError) as exc:
+            if isinstance(exc, click.BadParameter):
+                raise WorkflowError(f"correction {exc.message}") from exc
+            raise WorkflowError(f"correction field {token.partition('=')[0]}: expected a whole number") from exc
+    return normalise_correction(fields)
 
 
 def preview_decision(session: Session, game: Game, round_no: int, content: dict[str, Any]) -> dict[str, Any] | None:
