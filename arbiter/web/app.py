@@ -418,4 +418,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
             data = io.BytesIO(path.read_bytes())
         return send_file(data, as_attachment=True, download_name=path.name)
 
+    from .steps import register_steps  # the game, its seating, the round's desk, the pile, the grid
+
+    register_steps(app, store, game_id, learn, image_roots)
     return app
