@@ -40,8 +40,8 @@ def register(app: Flask, desk: Desk) -> None:
         if request.method == "POST":
             who = actor()
             form = request.form
-            words = DEMO_WORDS if form.get("words_demo") or not form.get("words", "").strip() else \
-                Path(form["words"].strip()).expanduser()
+            typed = form.get("words", "").strip()
+            words = Path(typed).expanduser() if typed else DEMO_WORDS
             spec = GameSpec(form.get("tournament", "").strip(), form.get("name", "").strip(),
                             form.get("variant", "classic"), form.get("category", "senior"), form.get("rules", "ro"),
                             words, form.get("venue", "").strip() or None, None, form.get("kind", "duplicate"))

@@ -74,7 +74,9 @@ def save_pile(files, folder: Path) -> list[Path]:
     stamp = time.strftime("%H%M%S")
     out = []
     for index, upload in enumerate(files, start=1):
-        name = secure_filename(upload.filename or "") or f"pagina{index}.jpg"
+        if not upload.filename:  # an input left empty (the camera, when the pile was dropped)
+            continue
+        name = secure_filename(upload.filename) or f"pagina{index}.jpg"
         if Path(name).suffix.lower() not in IMAGE_SUFFIXES:
             continue
         path = folder / f"{stamp}-{index:03d}-{name}"
@@ -100,7 +102,9 @@ def run_job(job: Job, desk: Desk, game_id: int, paths: list[Path], who: str, kee
     try:
         done = scan_round(desk.store, game_id, job.round, paths, None, "cnn", who, lambda old, new: keep, parse, track)
         job.counts, job.decided, job.queued = dict(done.counts), done.decided, len(done.queued)
-        job.missing, job.problems = list(done.missing), list(done.problems.lines)
+        folder = f"{paths[0].parent}/" if paths else ""  # a page is named as the arbiter sent it
+        job.missing = list(done.missing)
+        job.problems = [line.replace(folder, "") for line in done.problems.lines]
         job.phase = "done"
     except FluturasError as exc:
         job.error, job.phase = str(exc), "failed"

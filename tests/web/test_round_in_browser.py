@@ -1,10 +1,12 @@
 """One whole round of a fresh game played in the browser only — game, seating, group, top, the
 scanned pile uploaded, the queue cleared by keyboard, correct, close, provisional then final
 results, the sheet downloaded — and the same round played through the CLI on a second store
-with the same inputs: the two stores hold the same decisions and totals (issue 22)."""
+with the same inputs: the two stores hold the same decisions and totals (issue 22). The new
+pages are photographed on the way (FLUTURAS_SCREENSHOTS=docs/screenshots writes them there)."""
 from __future__ import annotations
 
 import io
+import os
 import random
 import re
 from pathlib import Path
@@ -101,8 +103,12 @@ def cli_answers(db: Path) -> str:
     return "".join(f"{a}\n\n" for a in answers)
 
 
-def play_in_browser(page, url: str, pages: list[Path], players: Path) -> Path:
-    """Every step by the arbiter's hands; returns the downloaded sheet."""
+def play_in_browser(page, url: str, pages: list[Path], players: Path, shots: Path) -> Path:
+    """Every step by the arbiter's hands, each new page photographed at 1366×768 into `shots`;
+    returns the downloaded sheet."""
+    def shoot(name: str) -> None:
+        page.screenshot(path=str(shots / f"{name}.png"))
+
     page.goto(f"{url}/login")
     page.wait_for_function("document.activeElement && document.activeElement.id === 'name'")
     page.keyboard.type("ana")
@@ -111,12 +117,14 @@ def play_in_browser(page, url: str, pages: list[Path], players: Path) -> Path:
     page.goto(f"{url}/game/new")
     page.fill("#tournament", "Cupa Browserului")
     page.fill("#game-name", "Partida 1")
+    shoot("game-new")
     page.click("#game-form button[type=submit]")
     page.wait_for_url(f"{url}/players")
     page.set_input_files("#seating", str(players))
     page.click("#import")
     page.wait_for_selector("#seats tr[data-table='16']")
     assert "16 jucători așezați" in flashes(page)
+    shoot("players")
     page.click("a[data-key='D']")  # the round's desk
     page.fill("#letters", RACK)
     page.keyboard.press("Enter")
@@ -129,6 +137,7 @@ def play_in_browser(page, url: str, pages: list[Path], players: Path) -> Path:
     page.keyboard.type("MODEL")
     shown = [t for t in page.locator("#moves tr[data-move]:not([hidden])").all_inner_texts()]
     assert shown and all("MODEL" in t for t in shown)
+    shoot("day-top")
     page.keyboard.press("Escape")
     page.keyboard.press("T")  # retain the top (the game master's D 5.3.7 choice)
     page.wait_for_selector("#continuation")
@@ -138,8 +147,12 @@ def play_in_browser(page, url: str, pages: list[Path], players: Path) -> Path:
     assert slips.value.path().read_bytes()[:5] == b"%PDF-"
     page.set_input_files("#pile", [str(p) for p in pages])
     page.click("#upload")
-    page.wait_for_selector("#upload-result .done", timeout=600_000)
+    page.wait_for_selector("#upload-result[data-refreshed]", timeout=600_000)
     assert "fluturași depuși" in page.locator("#upload-result").inner_text()
+    assert page.locator("#upload-result .flash.error").count() == 0, page.locator("#upload-result").inner_text()
+    filed = page.locator("#day-status li").first.inner_text()  # the counts as they now stand
+    assert re.match(r"1[0-9]/16 ", filed), filed
+    shoot("day-upload")
     page.click("#to-queue")
     page.wait_for_url(re.compile(r".*/queue.*"))
     clear_queue(page)
@@ -153,8 +166,13 @@ def play_in_browser(page, url: str, pages: list[Path], players: Path) -> Path:
         page.goto(f"{url}/day")
         page.keyboard.press("c")
         page.wait_for_selector(".flash.ok")
+    page.goto(f"{url}/grid")  # the round as a grid: every table's slip, decision and points
+    page.wait_for_selector("#round-grid tr.selected")
+    shoot("grid")
+    page.goto(f"{url}/day")
     page.keyboard.press("C")  # close: asked first
     page.wait_for_selector("#confirm-close")
+    shoot("close-confirm")
     page.keyboard.press("Enter")
     page.wait_for_selector("#step-correct")
     assert "Runda este închisă" in page.locator("#close-state").inner_text(), flashes(page)
@@ -204,7 +222,8 @@ def test_one_round_in_the_browser_equals_the_cli(browser, serve, tmp_path):
     web = open_store(tmp_path / "web" / "store.db")
     url = serve(create_app(web, image_roots=(tmp_path / "web",)))
     page = browser.new_page(viewport={"width": 1366, "height": 768})
-    sheet = play_in_browser(page, url, pages, PLAYERS)
+    shots = Path(os.environ.get("FLUTURAS_SCREENSHOTS") or tmp_path)
+    sheet = play_in_browser(page, url, pages, PLAYERS, shots)
 
     play_in_cli(tmp_path / "cli" / "store.db", pages, PLAYERS)
     cli = open_store(tmp_path / "cli" / "store.db")

@@ -35,6 +35,15 @@
     zone.setAttribute("data-count", pile.files.length);
   });
 
+  function refresh(id) {  // the round's counts as they now stand, without leaving the page
+    fetch(location.href, {credentials: "same-origin"}).then(function (r) { return r.text(); }).then(function (html) {
+      var fresh = new DOMParser().parseFromString(html, "text/html").getElementById(id);
+      var old = document.getElementById(id);
+      if (fresh && old) { old.replaceWith(fresh); }
+      result.setAttribute("data-refreshed", "1");
+    });
+  }
+
   function poll(url) {
     fetch(url, {credentials: "same-origin"}).then(function (r) { return r.json(); }).then(function (s) {
       if (!s.ok) { label.textContent = s.message; return; }
@@ -55,6 +64,7 @@
         s.problems.forEach(function (line) {
           var q = document.createElement("p"); q.className = "flash error"; q.textContent = line; result.appendChild(q);
         });
+        refresh("step-correct");
         return;
       }
       setTimeout(function () { poll(url); }, 700);
