@@ -15,7 +15,7 @@ from exitcodes import FluturasError
 
 from ..correction import close_round, correct_round
 from ..draw import draw_round
-from ..games import board_before, get_round, rounds, set_rack
+from ..games import board_before, get_round, require_kind, rounds, set_rack
 from ..models import Game, Round
 from ..results import finalise, parse_deadline, publish
 from ..tops import RoundTops, round_tops
@@ -118,7 +118,9 @@ def register(app: Flask, desk: Desk) -> None:
         number = request.form.get("round", type=int)
         try:
             with store.session() as s:
-                rnd = set_rack(s, desk.game(s), request.form.get("letters", "").strip(), who, number,
+                game = desk.game(s)
+                require_kind(game, "duplicate", "round set-rack")
+                rnd = set_rack(s, game, request.form.get("letters", "").strip(), who, number,
                                reason=request.form.get("reason") or None)
                 number = rnd.number
             flash(f"{text('round', g.lang)} {number}: {text('group', g.lang)} {request.form.get('letters', '').strip().upper()}", "ok")
@@ -132,7 +134,9 @@ def register(app: Flask, desk: Desk) -> None:
         number = None
         try:
             with store.session() as s:
-                rnd, _lines = draw_round(s, desk.game(s), who)
+                game = desk.game(s)
+                require_kind(game, "duplicate", "round draw")
+                rnd, _lines = draw_round(s, game, who)
                 number, rack = rnd.number, rnd.rack
             flash(f"{text('round', g.lang)} {number}: {text('group', g.lang)} {rack}", "ok")
         except FluturasError as exc:
@@ -147,6 +151,7 @@ def register(app: Flask, desk: Desk) -> None:
         try:
             with store.session() as s:
                 game = desk.game(s)
+                require_kind(game, "duplicate", "round set-top")
                 score, _found = retain_continuation(s, game, get_round(s, game, number), request.form.get("move") or "top", who)
                 move = get_round(s, game, number).continuation
             flash(f"{text('continuation', g.lang)}: {move} = {score}", "ok")

@@ -1,0 +1,100 @@
+"""The round's steps in the browser, refused as the CLI refuses them: bad input is one line in the
+arbiter's page naming the field or the file as the arbiter chose it, and nothing is stored;
+closing a round asks first; the pile's problems name the page as sent, never a server folder."""
+from __future__ import annotations
+
+import io
+import re
+import time
+
+from sqlalchemy import func, select
+
+from arbiter.models import Game, Player, Round
+from arbiter.web.app import create_app
+from arbiter.web.i18n import LANGS, TEXTS
+
+from tests.arbiter.helpers import make_game
+
+
+def client(store, tmp_path):
+    app = create_app(store, image_roots=(tmp_path,))
+    c = app.test_client()
+    page = c.get("/login").get_data(as_text=True)
+    token = re.search(r'name="csrf-token" content="([^"]+)"', page).group(1)
+    c.post("/login", data={"name": "ana", "csrf": token})
+    return c, token
+
+
+def flashes(response) -> list[str]:
+    return re.findall(r'class="flash[^"]*"[^>]*>([^<]*)<', response.get_data(as_text=True))
+
+
+def count(store, model) -> int:
+    with store.session() as s:
+        return s.scalar(select(func.count()).select_from(model))
+
+
+def test_bad_input_is_one_line_and_stores_nothing(store, tmp_path):
+    c, token = client(store, tmp_path)
+    answer = c.post("/game/new", data={"csrf": token, "tournament": "Cupa", "name": "P1",
+                                       "words": str(tmp_path / "nu-exista.txt")})
+    assert answer.status_code == 400 and any("nu-exista.txt" in f for f in flashes(answer))
+    assert count(store, Game) == 0
+    c.post("/game/new", data={"csrf": token, "tournament": "Cupa", "name": "P1"})  # the demo list
+    assert count(store, Game) == 1
+    bad = b"masa,nume\n1,Ana\n1,Bogdan\n"
+    answer = c.post("/players/import", data={"csrf": token, "seating": (io.BytesIO(bad), "lista mea.csv")},
+                    content_type="multipart/form-data", follow_redirects=True)
+    (line,) = [f for f in flashes(answer) if "row 3" in f]
+    assert "lista mea.csv" in line and "fluturas-seating" not in line  # the file as chosen, not where it was kept
+    assert count(store, Player) == 0
+    answer = c.post("/day/rack", data={"csrf": token, "letters": "AAAAAAAAAAAA"}, follow_redirects=True)
+    assert any("AAAAAAAAAAAA" in f for f in flashes(answer)) and count(store, Round) == 0
+
+
+def test_closing_asks_first_and_a_pile_names_its_pages(store, tmp_path):
+    make_game(store, tmp_path, 2)  # round 1 with its top
+    c, token = client(store, tmp_path)
+    asked = c.post("/day/1/close", data={"csrf": token})
+    assert 'id="confirm-close"' in asked.get_data(as_text=True)
+    with store.session() as s:
+        assert s.scalar(select(Round)).status != "closed"
+    answer = c.post("/day/1/upload", data={"csrf": token, "pile": (io.BytesIO(b"not an image"), "pagina 1.png")},
+                    content_type="multipart/form-data")
+    job = answer.get_json()["job"]
+    for _ in range(300):
+        state = c.get(f"/day/upload/{job}").get_json()
+        if state["phase"] in ("done", "failed"):
+            break
+        time.sleep(0.1)
+    assert state["phase"] == "done" and len(state["problems"]) == 1
+    assert "pagina_1.png" in state["problems"][0] and str(tmp_path) not in state["problems"][0]
+    nothing = c.post("/day/1/upload", data={"csrf": token, "pile": (io.BytesIO(b""), "")},
+                     content_type="multipart/form-data")
+    assert nothing.status_code == 400 and nothing.get_json()["message"] == TEXTS["upload_nothing"][0]
+    c.post("/day/1/close", data={"csrf": token, "confirm": "1"})
+    with store.session() as s:
+        assert s.scalar(select(Round)).status == "closed"
+
+
+def test_every_text_of_the_new_pages_in_both_languages():
+    from pathlib import Path
+
+    web = Path(__file__).resolve().parents[2] / "arbiter" / "web"
+    used = set()
+    for name in ("day", "grid", "players", "game_new", "confirm_close", "steps"):
+        used |= set(re.findall(r"t\('([a-z_0-9]+)'\)", (web / "templates" / f"{name}.html").read_text(encoding="utf-8")))
+    for name in ("setup_pages", "round_pages", "upload", "grid"):
+        used |= set(re.findall(r"text\(['\"]([a-z_0-9]+)['\"]", (web / f"{name}.py").read_text(encoding="utf-8")))
+    from arbiter.games import ANTICIPATION_VARIANTS, CATEGORIES, KINDS, VARIANTS
+    from arbiter.web.setup_pages import RULE_PACKS
+
+    used = {k for k in used if not k.endswith("_")}  # the prefixed ones, by their values:
+    used |= {f"variant_{v}" for v in VARIANTS + ANTICIPATION_VARIANTS} | {f"kind_{k}" for k in KINDS}
+    used |= {f"category_{c}" for c in CATEGORIES} | {f"pack_{p}" for p in RULE_PACKS}
+    used |= {f"round_state_{x}" for x in ("open", "corrected", "closed")}
+    used |= {f"game_state_{x}" for x in ("running", "provisional", "final", "reopened")}
+    used |= {f"outcome_{x}" for x in ("filed", "duplicate", "superseded", "refused")}
+    used |= {f"phase_{x}" for x in ("reading", "filing", "done", "failed")}
+    assert not [k for k in used if k not in TEXTS]
+    assert all(len(TEXTS[k]) == len(LANGS) and all(TEXTS[k]) for k in used)
