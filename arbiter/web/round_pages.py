@@ -91,7 +91,8 @@ def day_view(session, game: Game, number: int | None) -> DayView:
             pack = load_pack(game.rules)
             position, _, word = (rnd.continuation or "").partition(" ")
             board = board_view(board_before(session, game, rnd.number, pack), pack, position or None, word or None)
-            tops = round_tops(session, game, rnd, rnd.continuation)
+            if not rnd.continuation:  # once retained, the round keeps its top and equal tops itself
+                tops = round_tops(session, game, rnd)
             if game.variant != "tactic":
                 moves = legal_moves(session, game, rnd)
         except FluturasError as exc:
