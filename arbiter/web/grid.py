@@ -16,6 +16,7 @@ from sqlalchemy import select
 
 from exitcodes import FluturasError
 
+from .. import claims
 from ..audit import entries
 from ..correction import correct_round, recorrect
 from ..errors import WorkflowError
@@ -130,7 +131,11 @@ def give_move(store: Store, game_id: int, number: int, table: int, fields: dict[
             raise WorkflowError("; ".join(filed.review))
         return
     correction = {k: fields[k] for k in ("position", "word", "jokers", "score")}
-    resolve(store, item_id, version, who, correction, reason)
+    claims.claim(store, item_id, who)  # an item another arbiter has open in the queue is theirs
+    try:
+        resolve(store, item_id, version, who, correction, reason)
+    finally:
+        claims.release(store, item_id, who)
 
 
 def undo_change(store: Store, game_id: int, entry_id: int, who: str) -> None:

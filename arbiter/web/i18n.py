@@ -144,6 +144,7 @@ TEXTS.update({
     "removed": ("șters", "removed"),
     "remove_confirm": ("Ștergeți jucătorul de la masa", "Remove the player at table"),
     "seat_has_slips": ("are fluturași: se poate doar corecta", "has slips: it can only be corrected"),
+    "table_number": ("se așteaptă un număr de masă 1–999", "expected a table number 1–999"),
     "no_players": ("Niciun jucător încă.", "No player yet."),
     "step_rack": ("1. Grupa de litere", "1. The group of letters"),
     "rack_letters": ("Literele trase din sac (? = joker)", "Letters drawn from the bag (? = joker)"),

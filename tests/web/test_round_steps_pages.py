@@ -98,3 +98,55 @@ def test_every_text_of_the_new_pages_in_both_languages():
     used |= {f"phase_{x}" for x in ("reading", "filing", "done", "failed")}
     assert not [k for k in used if k not in TEXTS]
     assert all(len(TEXTS[k]) == len(LANGS) and all(TEXTS[k]) for k in used)
+
+
+def test_the_group_drawn_in_the_browser_is_the_one_the_cli_draws(tmp_path):
+    """`round draw` from the game's seed (D 5.3.1–5.3.2): the desk's button and the command agree."""
+    from click.testing import CliRunner
+
+    from arbiter.store import open_store
+    from arbiter.web.setup_pages import DEMO_WORDS
+    from cli import main
+
+    racks = []
+    for where in ("web", "cli"):
+        db = tmp_path / f"{where}.db"
+        args = ["--db", str(db), "--arbiter", "ana"]
+        CliRunner().invoke(main, ["game", "new", "--tournament", "T", "--name", "P", "--seed", "11",
+                                  "--words", str(DEMO_WORDS), *args])
+        if where == "cli":
+            assert CliRunner().invoke(main, ["round", "draw", *args]).exit_code == 0
+            store = open_store(db)
+        else:
+            store = open_store(db)
+            c, token = client(store, tmp_path)
+            c.post("/day/draw", data={"csrf": token})
+        with store.session() as s:
+            (rnd,) = s.scalars(select(Round)).all()
+            racks.append((rnd.number, rnd.rack, rnd.rack_source))
+        store.close()
+    assert racks[0] == racks[1] and racks[0][2] == "draw"
+
+
+def test_the_grid_leaves_an_item_another_arbiter_has_open(store, tmp_path):
+    from arbiter import claims
+    from arbiter.ingest import file_reading
+    from arbiter.models import Slip
+    from arbiter.readings import parse_reading
+    from arbiter.review import queue
+
+    from tests.arbiter.helpers import ARBITER, reading
+
+    game_id = make_game(store, tmp_path, 2)
+    record = reading(1, word="M0DEL", confidence=0.4)
+    record["fields"]["table"]["confidence"] = 0.99  # the table is sure, the word is not
+    file_reading(store, game_id, 1, parse_reading(record, "t1", 0.9), ARBITER, lambda o, n: "new")
+    with store.session() as s:
+        (item,) = queue(s, game_id)
+    claims.claim(store, item.item_id, "bogdan")
+    c, token = client(store, tmp_path)
+    answer = c.post("/grid/give", data={"csrf": token, "round": "1", "tables": "1", "move": "top"}, follow_redirects=True)
+    assert any("bogdan" in f for f in flashes(answer))
+    with store.session() as s:
+        assert s.scalar(select(Slip).where(Slip.table_no == 1)).content["word"] == "M0DEL"
+        assert queue(s, game_id)[0].item_id == item.item_id  # still open, still bogdan's
