@@ -107,6 +107,12 @@ def give_move(store: Store, game_id: int, number: int, table: int, fields: dict[
         rnd = get_round(s, game, number)
         slip = s.scalar(select(Slip).where(Slip.round_id == rnd.id, Slip.table_no == table, Slip.state == "filed"))
         if slip is None:
+            loose = [x for x in s.scalars(select(Slip).where(Slip.round_id == rnd.id, Slip.table_no.is_(None),
+                                                                  Slip.state == "filed"))
+                     if (x.content or {}).get("table") == table]
+            if loose:  # its own slip waits in the queue under no table: that one is the player's
+                raise WorkflowError(f"table {table}: a slip that reads table {table} waits in the review queue "
+                                    f"({loose[0].source}); clear it there first")
             record = {"source": f"{TYPED_SOURCE} {who}", "slip_index": 0, "template_id": "duplicat",
                       "fields": {"round": {"text": str(number), "confidence": 1.0},
                                  "table": {"text": str(table), "confidence": 1.0},
@@ -183,8 +189,10 @@ def register(app: Flask, desk: Desk) -> None:
             except FluturasError as exc:
                 refused(exc)
                 moves = ()
+            loose = len(s.scalars(select(Slip.id).where(Slip.round_id == rnd.id, Slip.table_no.is_(None),
+                                                        Slip.state == "filed")).all())
             return render_template("grid.html", game=game, rnd=rnd, rows=grid_rows(s, game, rnd), moves=moves,
-                                   selected=request.args.get("table", type=int))
+                                   selected=request.args.get("table", type=int), loose=loose)
 
     def after(number: int, tables: list[int], message: str):
         flash(message, "ok")

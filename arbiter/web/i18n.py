@@ -212,6 +212,7 @@ TEXTS.update({
                   "w disciplinary warning, u undoes the table's last change"),
     "read": ("Citit pe fluturaș", "Read on the slip"),
     "sanctions_undo": ("Sancțiuni, anulare", "Sanctions, undo"),
+    "loose_slips": ("fluturași fără masă așteaptă în coada de revizuire", "slips without a table wait in the review queue"),
     "no_slip": ("fără fluturaș", "no slip"),
     "solo": ("solo", "solo"),
     "disciplinary": ("avertisment disciplinar", "disciplinary warning"),

@@ -150,3 +150,19 @@ def test_the_grid_leaves_an_item_another_arbiter_has_open(store, tmp_path):
     with store.session() as s:
         assert s.scalar(select(Slip).where(Slip.table_no == 1)).content["word"] == "M0DEL"
         assert queue(s, game_id)[0].item_id == item.item_id  # still open, still bogdan's
+
+
+def test_the_grid_types_no_slip_for_a_table_whose_slip_waits_under_no_table(store, tmp_path):
+    from arbiter.ingest import file_reading
+    from arbiter.models import Slip
+    from arbiter.readings import parse_reading
+
+    from tests.arbiter.helpers import ARBITER, reading
+
+    game_id = make_game(store, tmp_path, 2)
+    file_reading(store, game_id, 1, parse_reading(reading(1, confidence=0.4), "t1", 0.9), ARBITER, lambda o, n: "new")
+    c, token = client(store, tmp_path)
+    answer = c.post("/grid/give", data={"csrf": token, "round": "1", "tables": "1", "move": "top"}, follow_redirects=True)
+    assert any("review queue" in f for f in flashes(answer))
+    with store.session() as s:
+        assert [x.table_no for x in s.scalars(select(Slip))] == [None]  # no second slip typed for table 1
