@@ -171,6 +171,8 @@ TEXTS.update({
     "keep_new": ("păstrează-l pe cel nou", "keep the new one"),
     "read_pile": ("Citește teancul", "Read the pile"),
     "upload_done": ("Citit", "Read"),
+    "files": ("fișiere", "files"),
+    "slips_read": ("fluturași citiți", "slips read"),
     "phase_reading": ("Se citesc paginile", "Reading the pages"),
     "phase_filing": ("Se depun fluturașii", "Filing the slips"),
     "phase_done": ("Teancul a fost citit", "The pile is read"),

@@ -32,6 +32,8 @@ class Job:
     round: int
     files: int
     phase: str = "reading"
+    read: int = 0  # slips read so far, from `pages` of the files
+    pages: set[str] = field(default_factory=set)
     filed: int = 0
     slips: int = 0
     started: float = field(default_factory=time.monotonic)
@@ -44,9 +46,19 @@ class Job:
 
     def as_json(self, lang: str) -> dict[str, object]:
         return {"phase": self.phase, "phase_text": text(f"phase_{self.phase}", lang), "files": self.files,
-                "filed": self.filed, "slips": self.slips, "seconds": round(time.monotonic() - self.started),
+                "files_read": len(self.pages), "read": self.read, "filed": self.filed, "slips": self.slips, "seconds": round(time.monotonic() - self.started),
                 "counts": self.counts, "decided": self.decided, "queued": self.queued, "missing": self.missing,
-                "problems": self.problems, "error": self.error, "summary": self.summary(lang)}
+                "problems": self.problems, "error": self.error, "summary": self.summary(lang),
+                "progress_text": self.progress_text(lang)}
+
+    def progress_text(self, lang: str) -> str:
+        where = text(f"phase_{self.phase}", lang)
+        if self.phase == "reading":
+            return (f"{where}: {len(self.pages)}/{self.files} {text('files', lang)} · {self.read} "
+                    f"{text('slips_read', lang)} · {round(time.monotonic() - self.started)} s")
+        if self.phase == "filing":
+            return f"{where}: {self.filed}/{self.slips}"
+        return where
 
     def summary(self, lang: str) -> str:
         """What the pile did, in the arbiter's words (as `round scan` prints it)."""
@@ -85,6 +97,18 @@ def save_pile(files, folder: Path) -> list[Path]:
     return out
 
 
+def counting(parse, job: Job):
+    """The record parser `round scan` uses, counting the slips read and the files they come from
+    as the scanner hands them over, so the page can show the reading's progress file by file."""
+
+    def run(record, where: str, threshold: float, base=None):
+        job.pages.add(where.rpartition(": slip ")[0] or where)
+        job.read += 1
+        return parse(record, where, threshold, base)
+
+    return run
+
+
 def run_job(job: Job, desk: Desk, game_id: int, paths: list[Path], who: str, keep: str, tactic: bool) -> None:
     """The scan, in its own thread: `track` follows the slips as they are filed."""
     from ..roundscan import scan_round
@@ -96,11 +120,14 @@ def run_job(job: Job, desk: Desk, game_id: int, paths: list[Path], who: str, kee
             yield item
             job.filed += 1
 
-    parse = None
+    from ..readings import parse_reading
+
+    parse = parse_reading
     if tactic:  # D 8.6: the two-move slip, as `round scan` reads it
         from ..anticipation.slips import parse_tactic_record as parse
     try:
-        done = scan_round(desk.store, game_id, job.round, paths, None, "cnn", who, lambda old, new: keep, parse, track)
+        done = scan_round(desk.store, game_id, job.round, paths, None, "cnn", who, lambda old, new: keep,
+                          counting(parse, job), track)
         job.counts, job.decided, job.queued = dict(done.counts), done.decided, len(done.queued)
         folder = f"{paths[0].parent}/" if paths else ""  # a page is named as the arbiter sent it
         job.missing = list(done.missing)

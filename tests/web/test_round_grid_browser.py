@@ -39,8 +39,8 @@ def test_grid_gives_top_and_listed_move_warns_and_undoes_by_keys(browser, serve,
     page.keyboard.press(" ")  # marked
     page.keyboard.press("j")
     page.keyboard.press(" ")  # table 3 marked too
-    page.keyboard.press("t")  # both get the top
-    page.wait_for_selector(".flash.ok")
+    with page.expect_navigation():
+        page.keyboard.press("t")  # both get the top
     assert credited(store)[2] == 26 and credited(store)[3] == 26
     with store.session() as s:
         typed = s.scalar(select(Slip).where(Slip.table_no == 2, Slip.state == "filed"))
@@ -50,8 +50,8 @@ def test_grid_gives_top_and_listed_move_warns_and_undoes_by_keys(browser, serve,
     page.keyboard.press("k")
     page.keyboard.press("/")
     page.keyboard.type("MODELA")
-    page.keyboard.press("Enter")
-    page.wait_for_selector(".flash.ok")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
     with store.session() as s:
         slip1 = s.scalar(select(Slip).where(Slip.table_no == 1, Slip.state == "filed"))
         assert slip1.content["word"] == "MODELA"
@@ -61,24 +61,24 @@ def test_grid_gives_top_and_listed_move_warns_and_undoes_by_keys(browser, serve,
     page.locator("#round-grid tr[data-table='3']").click()
     page.keyboard.press("w")
     page.keyboard.type("vorbea în timpul rundei")
-    page.keyboard.press("Enter")
-    page.wait_for_selector(".flash.ok")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
     with store.session() as s:
         (warned,) = s.scalars(select(Sanction)).all()
         assert (warned.table_no, warned.kind, warned.round_no) == (3, "disciplinary", 1)
         assert s.scalar(select(Standing).where(Standing.table_no == 3)).total == 26 - 20
     # undo table 1's change: the slip says AMOR again, judged again
     page.locator("#round-grid tr[data-table='1']").click()
-    page.keyboard.press("u")
-    page.wait_for_selector(".flash.ok")
+    with page.expect_navigation():
+        page.keyboard.press("u")
     with store.session() as s:
         assert s.scalar(select(Slip).where(Slip.table_no == 1, Slip.state == "filed")).content["word"] == "AMOR"
         actions = [e.action for e in entries(s, game_id) if e.actor == "ana"]
     assert credited(store)[1] == amor
     assert actions.count("slip.correct") == 3 and "slip.file" in actions and "sanction.disciplinary" in actions
     # and the warning withdrawn from its row
-    page.locator("#round-grid tr[data-table='3'] button.undo-sanction").click()
-    page.wait_for_selector(".flash.ok")
+    with page.expect_navigation():
+        page.locator("#round-grid tr[data-table='3'] button.undo-sanction").click()
     with store.session() as s:
         assert s.scalar(select(Sanction)).status != "active"
         assert s.scalar(select(Standing).where(Standing.table_no == 3)).total == 26

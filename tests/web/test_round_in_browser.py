@@ -76,9 +76,8 @@ def clear_queue(page) -> None:
     candidates, else the slip as read (key a)."""
     while page.locator("#empty").count() == 0:
         page.wait_for_selector("#claim-status.ok")
-        page.keyboard.press("1" if page.locator("table.cands").count() else "a")
-        page.wait_for_load_state()
-        page.wait_for_selector(".flash")
+        with page.expect_navigation():  # the answer is saved, then the next item is shown
+            page.keyboard.press("1" if page.locator("table.cands").count() else "a")
         assert "Nesalvat" not in flashes(page), flashes(page)
 
 
@@ -150,6 +149,9 @@ def play_in_browser(page, url: str, pages: list[Path], players: Path, shots: Pat
     page.wait_for_selector("#upload-result[data-refreshed]", timeout=600_000)
     assert "fluturași depuși" in page.locator("#upload-result").inner_text()
     assert page.locator("#upload-result .flash.error").count() == 0, page.locator("#upload-result").inner_text()
+    job = page.request.get(url + page.locator("#upload-result").get_attribute("data-job")).json()
+    assert (job["phase"], job["files_read"], job["files"]) == ("done", len(pages), len(pages))
+    assert job["read"] == job["slips"] == job["filed"] > 0  # every slip read, then every one filed
     filed = page.locator("#day-status li").first.inner_text()  # the counts as they now stand
     assert re.match(r"1[0-9]/16 ", filed), filed
     shoot("day-upload")
@@ -157,24 +159,24 @@ def play_in_browser(page, url: str, pages: list[Path], players: Path, shots: Pat
     page.wait_for_url(re.compile(r".*/queue.*"))
     clear_queue(page)
     page.goto(f"{url}/day")
-    page.keyboard.press("c")  # correct the round
-    page.wait_for_selector(".flash.ok")
+    with page.expect_navigation():
+        page.keyboard.press("c")  # correct the round
     assert "Nesalvat" not in flashes(page), flashes(page)
     if page.locator("#to-queue b").inner_text() != "0":  # decisions the judge flagged for an arbiter
         page.click("#to-queue")
         clear_queue(page)
         page.goto(f"{url}/day")
-        page.keyboard.press("c")
-        page.wait_for_selector(".flash.ok")
+        with page.expect_navigation():
+            page.keyboard.press("c")
     page.goto(f"{url}/grid")  # the round as a grid: every table's slip, decision and points
     page.wait_for_selector("#round-grid tr.selected")
     shoot("grid")
     page.goto(f"{url}/day")
-    page.keyboard.press("C")  # close: asked first
-    page.wait_for_selector("#confirm-close")
+    with page.expect_navigation():
+        page.keyboard.press("C")  # close: asked first
     shoot("close-confirm")
-    page.keyboard.press("Enter")
-    page.wait_for_selector("#step-correct")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
     assert "Runda este închisă" in page.locator("#close-state").inner_text(), flashes(page)
     page.fill("#deadline", "23:59")
     page.click("#provisional")

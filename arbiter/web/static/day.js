@@ -47,12 +47,12 @@
   function poll(url) {
     fetch(url, {credentials: "same-origin"}).then(function (r) { return r.json(); }).then(function (s) {
       if (!s.ok) { label.textContent = s.message; return; }
-      if (s.phase === "reading") {
-        bar.removeAttribute("value");
-        label.textContent = s.phase_text + " — " + s.files + " · " + s.seconds + " s";
+      if (s.phase === "reading") {  // a file counts once the scanner hands over its first slip
+        bar.value = Math.round(100 * Math.max(0, s.files_read - 1) / s.files);
+        label.textContent = s.progress_text;
       } else if (s.phase === "filing") {
         bar.value = s.slips ? Math.round(100 * s.filed / s.slips) : 100;
-        label.textContent = s.phase_text + " " + s.filed + "/" + s.slips;
+        label.textContent = s.progress_text;
       }
       if (s.phase === "done" || s.phase === "failed") {
         bar.value = 100;
@@ -89,7 +89,8 @@
         result.appendChild(p);
         return;
       }
-      poll(upload.getAttribute("data-state").replace("JOB", answer.job));
+      result.setAttribute("data-job", upload.getAttribute("data-state").replace("JOB", answer.job));
+      poll(result.getAttribute("data-job"));
     });
     xhr.open("POST", upload.action);
     xhr.setRequestHeader("X-CSRF-Token", document.querySelector('meta[name="csrf-token"]').content);
