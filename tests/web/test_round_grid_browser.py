@@ -23,7 +23,8 @@ def credited(store) -> dict[int, int]:
         return {d.table_no: d.credited for d in s.scalars(select(Decision))}
 
 
-def test_grid_gives_top_and_listed_move_warns_and_undoes_by_keys(browser, serve, store, tmp_path):
+def test_grid_gives_top_and_listed_move_warns_and_undoes_by_keys(browser, serve, any_store, tmp_path):
+    store = any_store  # SQLite, and PostgreSQL under .ci/postgres.sh
     game_id = make_game(store, tmp_path, 3)  # round 1: AELMODR, top H4 MODEL (26); words MODEL, MODELA, AMOR
     for table in (1, 3):  # table 2 handed in no slip
         file_reading(store, game_id, 1, parse_reading(reading(table, word="AMOR", score=12, position="H5"), f"t{table}", 0.9),
