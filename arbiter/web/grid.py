@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass
 
 from flask import Flask, flash, g, redirect, render_template, request, url_for
@@ -22,12 +23,12 @@ from ..correction import correct_round, recorrect
 from ..errors import WorkflowError
 from ..games import get_round, players
 from ..ingest import file_reading
-from ..models import Decision, Game, ReviewItem, Round, Sanction, Slip
+from ..models import AuditEntry, Decision, Game, ReviewItem, Round, Sanction, Slip
 from ..readings import parse_reading
 from ..results import add_sanction, undo_sanction
 from ..review import discard_slip, flag_decision, resolve
 from ..store import Store
-from ..validation import blockers
+from ..validation import blockers, require_seated
 from .desk import Desk, actor, refused
 from .i18n import text
 from .round_pages import MoveRow, legal_moves
@@ -69,7 +70,8 @@ def grid_rows(session, game: Game, rnd: Round) -> list[GridRow]:
                                                          Sanction.round_no == rnd.number)))
     changes: dict[int, Undoable] = {}
     by_slip = {s.id: t for t, s in slips.items()}
-    for entry in entries(session, game.id):
+    grid_changes = sorted((e for action in GRID_ACTIONS for e in entries(session, game.id, action)), key=lambda e: e.id)
+    for entry in grid_changes:
         slip_id = int(entry.entity_id) if (entry.entity_id or "").isdigit() else None
         if entry.action in GRID_ACTIONS and slip_id in by_slip and _by_grid(entry):
             after = entry.after or {}
@@ -120,14 +122,14 @@ def give_move(store: Store, game_id: int, number: int, table: int, fields: dict[
                                  "position": {"text": fields["position"], "confidence": 1.0},
                                  "word": {"text": fields["word"], "confidence": 1.0, "jokers": fields["jokers"]}},
                       }
-            record["sha256"] = hashlib.sha256(json.dumps([game_id, number, table, fields, len(entries(s, game_id))],
-                                                         sort_keys=True).encode()).hexdigest()
+            record["sha256"] = hashlib.sha256(json.dumps([game_id, number, table, fields, time.time_ns()],
+                                                         sort_keys=True).encode()).hexdigest()  # no image: its own id
             slip_id = None
         else:
             slip_id = slip.id
             item = s.scalar(select(ReviewItem).where(ReviewItem.slip_id == slip.id, ReviewItem.state == "open"))
             if item is None:
-                flag_decision(s, rnd, table, slip.id, f"{reason}: {len(entries(s, game_id))}")
+                flag_decision(s, rnd, table, slip.id, f"{reason} at {time.time_ns()}")  # an item of its own each time
                 s.flush()
                 item = s.scalar(select(ReviewItem).where(ReviewItem.slip_id == slip.id, ReviewItem.state == "open"))
             item_id, version = item.id, item.version
@@ -149,8 +151,8 @@ def undo_change(store: Store, game_id: int, entry_id: int, who: str) -> None:
     audited correction), a typed slip is discarded."""
     with store.session() as s:
         game = s.get(Game, game_id)
-        entry = next((e for e in entries(s, game_id) if e.id == entry_id), None)
-        if entry is None or entry.action not in GRID_ACTIONS or not _by_grid(entry):
+        entry = s.get(AuditEntry, entry_id)
+        if entry is None or entry.game_id != game_id or entry.action not in GRID_ACTIONS or not _by_grid(entry):
             raise WorkflowError(f"change {entry_id}: not a change of the round grid")
         slip = s.get(Slip, int(entry.entity_id))
         rnd = s.get(Round, slip.round_id)
@@ -208,6 +210,12 @@ def register(app: Flask, desk: Desk) -> None:
             game = desk.game(s)
             rnd = get_round(s, game, request.form.get("round", type=int))
             number, game_id = rnd.number, game.id
+            try:
+                for table in tables:  # every table checked before anything is given
+                    require_seated(s, game, table)
+            except FluturasError as exc:
+                refused(exc)
+                return redirect(url_for("grid_page", round=number))
             moves = legal_moves(s, game, rnd)
             if wanted == "top":
                 wanted = rnd.continuation or (f"{moves[0].position} {moves[0].word}" if moves else "")

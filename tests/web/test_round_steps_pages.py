@@ -166,3 +166,13 @@ def test_the_grid_types_no_slip_for_a_table_whose_slip_waits_under_no_table(stor
     assert any("review queue" in f for f in flashes(answer))
     with store.session() as s:
         assert [x.table_no for x in s.scalars(select(Slip))] == [None]  # no second slip typed for table 1
+
+
+def test_the_grid_gives_nothing_when_one_table_is_not_seated(store, tmp_path):
+    from arbiter.models import Slip
+
+    make_game(store, tmp_path, 2)
+    c, token = client(store, tmp_path)
+    answer = c.post("/grid/give", data={"csrf": token, "round": "1", "tables": "1,7", "move": "top"}, follow_redirects=True)
+    assert any("7" in f and "not seated" in f for f in flashes(answer))
+    assert count(store, Slip) == 0  # not even table 1's
