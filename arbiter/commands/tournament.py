@@ -73,6 +73,59 @@ def players_import(path, encoding, replace, db, game_id, actor) -> None:
     click.echo(f"{count} players seated from {path}")
 
 
+
+def _seat_options(func):
+    func = click.option("--reason", help="Why (kept in the audit log).")(func)
+    func = click.option("--category", help="senior, youth, junior, cadet, veteran.")(func)
+    func = click.option("--club", help="The player's club.")(func)
+    return func
+
+
+@players.command("add")
+@click.argument("table", type=NUMBER)
+@click.option("--name", required=True, help="The player's name, as the sheet prints it.")
+@_seat_options
+@store_options
+def players_add(table, name, club, category, reason, db, game_id, actor) -> None:
+    """Seat one player at a free table (undone by `players remove`)."""
+    from arbiter.games import get_game
+    from arbiter.players import SeatChange, add_player
+
+    with open_db(db).session() as s:
+        add_player(s, get_game(s, game_id), table, SeatChange(name, club, category), actor, reason)
+    click.echo(f"table {table}: {' '.join(name.split())} seated")
+
+
+@players.command("edit")
+@click.argument("table", type=NUMBER)
+@click.option("--name", help="The corrected name.")
+@_seat_options
+@store_options
+def players_edit(table, name, club, category, reason, db, game_id, actor) -> None:
+    """Correct a seat's name, club or category (undone by editing it back)."""
+    from arbiter.games import get_game
+    from arbiter.players import SeatChange, edit_player
+
+    with open_db(db).session() as s:
+        player = edit_player(s, get_game(s, game_id), table, SeatChange(name, club, category), actor, reason)
+        line = f"table {table}: {player.name}" + (f", {player.club}" if player.club else "")
+    click.echo(line)
+
+
+@players.command("remove")
+@click.argument("table", type=NUMBER)
+@click.option("--reason", help="Why (kept in the audit log).")
+@store_options
+def players_remove(table, reason, db, game_id, actor) -> None:
+    """Remove a seat typed by mistake, while no slip names its table (undone by `players add`)."""
+    from arbiter.games import get_game
+    from arbiter.players import remove_player
+
+    with open_db(db).session() as s:
+        seat = remove_player(s, get_game(s, game_id), table, actor, reason)
+    click.echo(f"table {table}: {seat['name']} removed (`fluturas players add {table} --name ...` seats it again)")
+
+
 @click.command()
 @click.option("--out", type=click.Path(path_type=Path), default=Path("out/demo"), show_default=True)
 @click.option("--rounds", type=click.IntRange(1, 30), default=None, help="Rounds to play (default: samples/game.json).")

@@ -251,6 +251,8 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
             if card is None or not 0 <= index < len(card.candidates):
                 return redirect(back(queue_url()))
             correction = correction_from(card.entry.content, card.candidates[index]["reading"])
+            if card.entry.table is None and card.candidates[index]["reading"].get("table") is not None:
+                correction["table"] = card.candidates[index]["reading"]["table"]  # read unsure: filed under none yet
             reason = f"candidate {index + 1} (p={card.candidates[index].get('probability')}) read from the slip image"
         return _resolve(item_id, correction, reason)
 
@@ -470,4 +472,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
             data = io.BytesIO(path.read_bytes())
         return send_file(data, as_attachment=True, download_name=path.name)
 
+    from .steps import register_steps  # the game, its seating, the round's desk, the pile, the grid
+
+    register_steps(app, store, game_id, learn, image_roots)
     return app
