@@ -34,16 +34,19 @@ def start_server(app, host: str, port: int, threads: int = THREADS):
 @click.option("--images", "image_dirs", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="A folder the scans were read from, when not beside the store or in the current folder "
                    "(repeatable): slip images are served only from these folders.")
+@click.option("--new-store", is_flag=True,
+              help="Create the store if the file does not exist yet, for a tournament set up in the browser "
+                   "(without it, a --db that names no store is refused, so a typo never starts an empty one).")
 @click.option("--samples", "learn", type=click.Path(path_type=Path), default=None,
               help="Where corrected fields go for `fluturas reader finetune` (default: reader-samples/ beside the SQLite file).")
-def serve(db, game_id, host, port, threads, image_dirs, learn) -> None:
+def serve(db, game_id, host, port, threads, image_dirs, new_store, learn) -> None:
     """Serve the review queue, the round, the hall (projector) and the results pages in a browser."""
     from arbiter.web.app import create_app
     from arbiter.web.security import is_loopback, new_token
 
     from arbiter.games import get_game
 
-    store = open_db(db).sized(threads)
+    store = open_db(db, create=new_store).sized(threads)
     if game_id is not None:  # a game the store does not hold is refused now, not on every page
         try:
             with store.session() as s:
