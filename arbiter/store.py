@@ -4,7 +4,6 @@ Opening upgrades the schema to the newest Alembic revision, under a lock, so two
 starting at once never migrate twice."""
 from __future__ import annotations
 
-import fcntl
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -117,12 +116,10 @@ def _file_lock(url: str) -> Iterator[None]:
     if not database or database == ":memory:":
         yield
         return
-    with open(f"{database}.migrate-lock", "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    from filelock import FileLock  # the same lock on Windows, macOS and Linux
+
+    with FileLock(f"{database}.migrate-lock"):
+        yield
 
 
 def _sqlite_file(url: str) -> str | None:
