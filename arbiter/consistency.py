@@ -12,7 +12,7 @@ import json
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from .judging import held_slips
+from .rows import held_slips
 from .models import Game, Round, Slip
 
 

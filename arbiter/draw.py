@@ -13,7 +13,8 @@ from corrector.game.tacticmaster import TacticSetup, master_for
 from corrector.rulepack import load_pack
 
 from .errors import WorkflowError
-from .games import rounds, set_rack
+from .games import rounds
+from .rack import set_rack
 from .models import Game, Round
 from .tops import lexicon_of
 

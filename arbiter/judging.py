@@ -25,6 +25,7 @@ from .errors import ReadingError, WorkflowError
 from .games import players, rounds, verify_wordlist
 from .models import Appeal, Decision, Game, ReviewItem, Round, Sanction, Slip, Standing
 from .review import flag_decision
+from .rows import held_slips, upsert_fields
 from .validation import LARGEST, game_ceiling, round_ceiling, total_floor
 
 DECISION_FIELDS = ("status", "score", "credited", "warning", "penalty", "articles", "explanation", "flags")
@@ -34,13 +35,6 @@ STANDING_FIELDS = ("total", "warnings", "penalties", "solos", "disciplinary", "e
 APPEAL_ACTIONS = {"warning": "cancel_warning", "penalty": "cancel_penalty", "incorrect": "set_score",
                   "total": "set_score", "repeated": "repeat_average", "reading": "reread"}
 NOT_FOR_REVIEW = ("APPEAL_APPLIED",)
-
-
-def held_slips(session: Session, rnd: Round) -> set[int]:
-    """Slips whose reading is still in the review queue: not judged until an arbiter has looked."""
-    return set(session.scalars(select(ReviewItem.slip_id).where(ReviewItem.round_id == rnd.id,
-                                                                ReviewItem.kind == "reading",
-                                                                ReviewItem.state == "open")))
 
 
 def _slip(slip: Slip) -> dict[str, Any]:
@@ -179,17 +173,6 @@ def decisions_of(output: dict[str, Any]) -> dict[tuple[int, int], dict[str, Any]
         for table, decision in _keyed(per_table, "table").items():
             out[(number, table)] = decision
     return out
-
-
-def upsert_fields(row: Any, new: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any] | None:
-    """Set `new` on `row`; the old values when something changed, {} for a new row, None if
-    unchanged (so re-running a correction stores and audits nothing new)."""
-    before = {f: getattr(row, f) for f in fields} if row.id is not None else {}
-    if before == new:
-        return None
-    for f, v in new.items():
-        setattr(row, f, v)
-    return before
 
 
 def store_judgement(session: Session, game: Game, output: dict[str, Any], actor: str, source: str) -> dict[str, int]:

@@ -26,7 +26,7 @@ from ..audit import Change, record
 from .letters import BLIND, blind_groups
 from ..errors import WorkflowError
 from ..games import get_game, get_round, players, require_kind, rounds, verify_wordlist
-from ..judging import held_slips, upsert_fields
+from ..rows import held_slips, upsert_fields
 from ..models import Appeal, Decision, Game, Sanction, Slip, Standing
 from ..store import Store
 

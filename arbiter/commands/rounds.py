@@ -40,7 +40,8 @@ def round_draw(db, game_id, actor) -> None:
 @store_options
 def round_set_rack(letters, number, reason, db, game_id, actor) -> None:
     """Enter the group drawn from a physical bag ('?' is a joker)."""
-    from arbiter.games import get_game, require_kind, set_rack
+    from arbiter.games import get_game, require_kind
+    from arbiter.rack import set_rack
 
     with open_db(db).session() as s:
         g = get_game(s, game_id)

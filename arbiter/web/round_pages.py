@@ -15,7 +15,8 @@ from exitcodes import FluturasError
 
 from ..correction import close_round, correct_round
 from ..draw import draw_round
-from ..games import board_before, get_round, require_kind, rounds, set_rack
+from ..games import board_before, get_round, require_kind, rounds
+from ..rack import set_rack
 from ..models import Game, Round
 from ..results import finalise, parse_deadline, publish
 from ..tops import RoundTops, round_tops

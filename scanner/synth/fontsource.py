@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 VERSION = "5.3"  # major.minor of the packages the faces were chosen from; npm gives the newest patch
-CACHE = Path(os.environ.get("FLUTURAS_FONT_CACHE", Path.home() / ".cache" / "fluturas" / "fontsource"))
+CACHE = Path(os.environ.get("FLUTURAS_FONT_CACHE", Path.home() / ".cache/fluturas/fontsource"))
 NEVER_USED = Path(__file__).resolve().parents[1] / "train" / "data" / "never-used-faces.sha256"
 
 HELD_OUT: tuple[str, ...] = (

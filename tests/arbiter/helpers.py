@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arbiter.games import GameSpec, get_game, new_game, seat_players, set_rack
+from arbiter.games import GameSpec, get_game, new_game, seat_players
+from arbiter.rack import set_rack
 from arbiter.tops import set_continuation
 from arbiter.seating import Seat
 from arbiter.store import Store

@@ -13,7 +13,8 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from arbiter.audit import entries
-from arbiter.games import GameSpec, new_game, seat_players, set_rack
+from arbiter.games import GameSpec, new_game, seat_players
+from arbiter.rack import set_rack
 from arbiter.models import Decision, Slip, Standing
 from arbiter.seating import Seat
 

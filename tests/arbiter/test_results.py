@@ -15,7 +15,8 @@ from arbiter.announce import announce, points_ro
 from arbiter.audit import entries
 from arbiter.errors import WorkflowError
 from arbiter.exports import FILLS, gather, write_csv, write_html, write_xlsx
-from arbiter.games import get_game, get_round, set_rack
+from arbiter.games import get_game, get_round
+from arbiter.rack import set_rack
 from arbiter.tops import set_continuation
 from arbiter.ingest import file_reading
 from arbiter.judging import build_case, store_judgement

@@ -48,7 +48,7 @@ def corrected_game(store, tmp_path, tables: int = 3) -> int:
 def test_a_refused_appeal_stores_nothing(store, tmp_path, args, says):
     corrected_game(store, tmp_path)
     with store.session() as s:  # a second round, so that `round=2` names a round that exists
-        from arbiter.games import set_rack
+        from arbiter.rack import set_rack
         from arbiter.tops import set_continuation
 
         g = get_game(s)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 import arbiter.review as review
 from arbiter.correction import close_round, correct_round
-from arbiter.games import get_game, get_round, set_rack
+from arbiter.games import get_game, get_round
+from arbiter.rack import set_rack
 from arbiter.tops import set_continuation
 from arbiter.ingest import file_reading
 from arbiter.models import ReviewItem, Round, Slip
