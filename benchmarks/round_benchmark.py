@@ -175,6 +175,7 @@ class Tally:
     errors: list = field(default_factory=list)
     doubts: list = field(default_factory=list)
     unmatched: int = 0
+    ruled_out: int = 0  # flagged because the ink rules out the most likely reading (priors.json ink)
     scan_seconds: float = 0.0
     decode_seconds: float = 0.0
     scores: list = field(default_factory=list)  # (best probability, decidable, right, agrees) for calibration
@@ -253,6 +254,7 @@ def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: lis
                  f"({got.reading.position} {got.reading.word} {got.reading.jokers} {got.reading.score} "
                  f"t{got.reading.table}) p={v.probability:.4f}")
         tally.add(truth, v.decided, right, where)
+        tally.ruled_out += bool(v.ruled_out) and not v.decided
         if not v.decided:
             tally.doubts.append(f"{label} slip {n}: {truth.mistake or 'clean'} written {truth.position} {truth.word} "
                                 f"{truth.jokers} {truth.score} t{truth.table}: {v.doubt}")
@@ -409,6 +411,7 @@ def report(tally: Tally, args, priors: Priors) -> None:
     print(f"flagged for review          {tally.flagged} ({pct(tally.flagged, tally.slips)}); "
           f"slips without a mistake flagged {tally.clean_flagged} of {tally.clean} ({pct(tally.clean_flagged, tally.clean)})")
     print(f"silent errors               {tally.silent}")
+    print(f"flagged with the ink ruling out the most likely reading: {tally.ruled_out}")
     print("per mistake type             slips  flagged  silent errors")
     kinds = ["none"] + list(the_mix(args))  # every mistake type of the mix, even one that did not come up
     for kind in sorted(kinds, key=lambda k: -tally.by_mistake[k][0] if k in tally.by_mistake else 0):

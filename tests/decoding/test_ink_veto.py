@@ -74,3 +74,15 @@ def test_plausible_set_covers_the_mass_then_the_floor():
     assert plausible(p, 0.95, 0.025).tolist() == [[True, True, True, False, False]]
     assert plausible(p, 0.99, 0.5).tolist() == [[True, True, True, False, False]]
     assert plausible(p, 1.0, 0.5).all()
+
+
+def test_the_arbiter_reviews_the_field_the_ink_rules_out(dec):
+    """`round scan` holds the slip with the ruled-out field among the unsure ones (arbiter/decoding.py)."""
+    from arbiter.decoding import decoded
+    from arbiter.readings import SlipReading
+
+    rec = _ardeiiid()
+    reading = SlipReading("scans/a.png", 0, "0" * 64, {}, (), None, (), rec)
+    held = decoded(reading, dec.decode(rec))
+    assert held.unsure[0] == "decoder" and "word" in held.unsure
+    assert "the ink rules it out" in held.doubt
