@@ -446,6 +446,7 @@ def main() -> int:
     ap.add_argument("--confusion", type=Path,
                     help="decode with this confusion file instead of corrector/decoding/confusion.json")
     ap.add_argument("--calibrate", action="store_true", help="fit the confusions, priors and threshold (calibration fonts only)")
+    ap.add_argument("--passes", type=int, default=2, help="--calibrate: passes of the coordinate search over PRIOR_GRID")
     ap.add_argument("--floor", type=float, default=0.5, help="lowest threshold --calibrate may store")
     ap.add_argument("--margin", type=float, default=0.5,
                     help="--calibrate moves the threshold this share of the way from the last wrong slip to 1")
@@ -484,7 +485,7 @@ def main() -> int:
         print(f"reader confusions fitted on {sum(1 for _ in confusion_boxes(kept['piles']))} calibration boxes, "
               f"weight {confusion.weight}; stored in corrector/decoding/confusion.json")
         print("priors fitted on the calibration slips (stored in corrector/decoding/priors.json):")
-        priors = fit_priors(args, priors)
+        priors = fit_priors(args, priors, args.passes)
     tally = simulate(args, reader, template, fonts.resolve(split).paths,
                      replace(priors, threshold=1.0, threshold_overrule=1.0) if args.calibrate else priors)
     if args.replay:
