@@ -60,6 +60,7 @@ def decoded(reading: SlipReading, verdict: Verdict) -> SlipReading:
     if verdict.decided:
         return replace(reading, values=values, jokers=best.jokers, unsure=(), confidence=verdict.probability)
     deciding = dict.fromkeys(name for c in verdict.candidates if c.probability >= CONTENDER for name, _ in c.boxes)
+    deciding.update(dict.fromkeys(name for name, _ in verdict.ruled_out))  # the ink rules the best reading out there
     if best.table is None:
         deciding["table"] = None
     deciding.update(dict.fromkeys(reading.unsure))  # and every field read under the threshold

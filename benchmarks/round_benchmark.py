@@ -2,14 +2,20 @@
 RULES.md §3–4 at realistic rates, rendered in handwriting fonts, scanned by the real scanner,
 decoded against the round, and compared with the judge's ruling on the true slips.
 
-    python benchmarks/round_benchmark.py --slips 2000                      # held-out hands
-    python benchmarks/round_benchmark.py --slips 2400 --fonts calibration --mix demo --calibrate --seed 44
+    python benchmarks/round_benchmark.py --slips 1000 --players 40            # held-out hands, real digits
+    python benchmarks/round_benchmark.py --slips 1000 --players 100 --qr      # pre-filled slips (QR)
+    python benchmarks/round_benchmark.py --slips 1600 --players 100 --fonts calibration --mix demo --calibrate --seed 44
 
 The boards are the game master's (`corrector.game.gamemaster`, tops as continuations) on the
-bundled demo word list; each round is written by 16 seated players. Held-out fonts are never
-trained on nor calibrated on; `--calibrate` runs on calibration fonts only, fits the reader's
-confusions and three priors (PRIOR_GRID) and stores the smallest threshold at which no calibration
-slip is decided wrong (`corrector/decoding/priors.json`).
+bundled demo word list; each round is written by `--players` seated players (tables 1..N: in a
+room of 100 the table number is not nearly free). Every digit is a real handwritten one
+(`--digits mnist`, scanner/train/mnist.py: the "test" part on held-out hands, the "calibration"
+part on calibration hands), letters in the handwriting fonts. With `--qr` the slips are pre-filled:
+table and round printed and in the QR code (scanner/printing.py), so a player cannot leave them out.
+Held-out fonts are never trained on nor calibrated on; `--calibrate` runs on calibration fonts and
+calibration digits only, fits the reader's confusions and four priors (PRIOR_GRID) and stores the
+smallest threshold at which no calibration slip is decided wrong, with a margin
+(`corrector/decoding/priors.json`).
 
 A silent error is a slip decided without review whose ruling differs from the ruling on the true
 slip: table, round, status, credited points, warning or penalty."""
@@ -32,9 +38,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from corrector.decoding import Priors, Reading, RoundKnowledge, SlipDecoder, decode_round, load_priors  # noqa: E402
-from corrector.decoding.confusion import fit, save_confusion  # noqa: E402
+from corrector.decoding.confusion import fit, load_confusion, save_confusion  # noqa: E402
 from corrector.decoding.evidence import CLASSES, box_distribution  # noqa: E402
-from corrector.decoding.priors import save_fitted, save_threshold  # noqa: E402
+from corrector.decoding.priors import load_priors as priors_from, save_fitted, save_threshold  # noqa: E402
 from corrector.game.gamemaster import GameMaster  # noqa: E402
 from corrector.judging.decision import RoundContext  # noqa: E402
 from corrector.judging.group import build_group  # noqa: E402
@@ -42,14 +48,15 @@ from corrector.rulepack import load_pack  # noqa: E402
 from corrector.words.lexicon import load_lexicon  # noqa: E402
 from corrector.words.movegen import Play, generate_moves  # noqa: E402
 from scanner.pipeline import scan_page  # noqa: E402
+from scanner.printing import Prefill  # noqa: E402
 from scanner.reader import make_reader  # noqa: E402
 from scanner.source import Page  # noqa: E402
 from scanner.synth import fonts  # noqa: E402
 from scanner.synth.slip import PageStyle, SlipStyle, render_page, render_slip  # noqa: E402
 from scanner.template import load_template  # noqa: E402
+from scanner.train import mnist  # noqa: E402
 
 WORDS = Path(__file__).resolve().parent.parent / "samples" / "wordlists" / "ro-demo-hunspell.txt.gz"
-TABLES = 16
 # The realistic mix: about one slip in ten carries a mistake. A wrong declared score is by far the
 # commonest slip mistake in a room; position and word mistakes come next; a missing number, a
 # blank slip or last round's slip are rare. (Share of all slips.)
@@ -57,6 +64,7 @@ REALISTIC = {"wrong_score": 0.03, "not_a_word": 0.015, "inverted_signs": 0.01, "
              "unmarked_joker": 0.01, "missing_round": 0.008, "not_fitting": 0.005, "missing_score": 0.005,
              "missing_table": 0.004, "blank": 0.0015, "previous_round": 0.0015}
 DEMO = {k: v * 3.3 for k, v in REALISTIC.items()}  # `fluturas demo`'s deck: about a third of the slips
+PRINTED = ("missing_round", "missing_table")  # impossible on a pre-filled slip: table and round are printed
 ROWS = "ABCDEFGHIJKLMNO"
 
 
@@ -71,11 +79,15 @@ class Written:
     jokers: tuple[int, ...]
     score: int | None
     mistake: str | None
+    prefilled: bool = False  # table and round printed on the slip and in its QR code, not handwritten
 
     def values(self) -> dict[str, str]:
-        text = lambda v: "" if v is None else str(v)  # noqa: E731
+        text = lambda v: "" if v is None or self.prefilled else str(v)  # noqa: E731
         return {"tur": text(self.round), "masa": text(self.table), "poz": self.position,
-                "puncte": text(self.score), "depunere": self.word}
+                "puncte": "" if self.score is None else str(self.score), "depunere": self.word}
+
+    def prefill(self) -> Prefill | None:
+        return Prefill("bench", self.round or 0, self.table or 0, f"Jucător {self.table}") if self.prefilled else None
 
     def reading(self) -> Reading:
         return Reading(self.table, self.round, self.position, self.word, self.jokers, self.score)
@@ -163,6 +175,7 @@ class Tally:
     errors: list = field(default_factory=list)
     doubts: list = field(default_factory=list)
     unmatched: int = 0
+    ruled_out: int = 0  # flagged because the ink rules out the most likely reading (priors.json ink)
     scan_seconds: float = 0.0
     decode_seconds: float = 0.0
     scores: list = field(default_factory=list)  # (best probability, decidable, right, agrees) for calibration
@@ -204,7 +217,8 @@ def scan_round(written: list[Written], reader, template, style: SlipStyle, rng: 
     records, truths = [], []
     for start in range(0, len(written), per_page):
         batch = written[start:start + per_page]
-        images = [render_slip(template, w.values(), rng, style, jokers={"depunere": list(w.jokers)}) for w in batch]
+        images = [render_slip(template, w.values(), rng, style, jokers={"depunere": list(w.jokers)},
+                              prefill=w.prefill()) for w in batch]
         page = render_page(images, rng, PageStyle(quarter_turns=(0, 0, 0, 2)))
         t0 = time.perf_counter()
         readings = scan_page(Page(Path(f"{label}-p{start // per_page}"), 1, page), reader, "cnn", (template,))
@@ -233,12 +247,14 @@ def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: lis
         got = v.best
         right = (got.reading.table, got.outcome, got.round_state) == (truth.table, expected, state)
         decidable = got.reading.table is not None and got.round_state != "other"
+        decidable = decidable and not v.ruled_out  # the ink rules the reading out: never decided
         tally.scores.append((v.probability, decidable, right, v.agrees))
         where = (f"{label} slip {n}: {truth.mistake or 'clean'} written {truth.position} {truth.word} {truth.jokers} "
                  f"{truth.score} t{truth.table} r{truth.round} → {expected}; decided {got.outcome} "
                  f"({got.reading.position} {got.reading.word} {got.reading.jokers} {got.reading.score} "
                  f"t{got.reading.table}) p={v.probability:.4f}")
         tally.add(truth, v.decided, right, where)
+        tally.ruled_out += bool(v.ruled_out) and not v.decided
         if not v.decided:
             tally.doubts.append(f"{label} slip {n}: {truth.mistake or 'clean'} written {truth.position} {truth.word} "
                                 f"{truth.jokers} {truth.score} t{truth.table}: {v.doubt}")
@@ -257,13 +273,31 @@ def rounds(args, pack, lexicon) -> Iterator[tuple[str, RoundContext, int]]:
         game_seed += 1
 
 
+def digits_part(args) -> str:
+    """The MNIST part written on the slips: calibration hands get the calibration part, held-out
+    hands the test part (never trained on, never calibrated on)."""
+    return "calibration" if args.fonts == "calibration" else "test"
+
+
+def slip_style(args, font_paths) -> SlipStyle:
+    if args.digits != "mnist":
+        return SlipStyle(fonts=list(font_paths))
+    images, labels = mnist.load(digits_part(args))
+    return SlipStyle(fonts=list(font_paths), real_digits=images, real_digit_labels=labels, real_digit_share=1.0)
+
+
+def the_mix(args) -> dict[str, float]:
+    mix = DEMO if args.mix == "demo" else REALISTIC
+    return {k: v for k, v in mix.items() if not (args.qr and k in PRINTED)}
+
+
 def simulate(args, reader, template, font_paths, priors: Priors) -> Tally:
     pack = load_pack("ro")
     lexicon = load_lexicon(WORDS, pack)
-    mix = DEMO if args.mix == "demo" else REALISTIC
+    mix = the_mix(args)
     rng = random.Random(args.seed)
     nrng = np.random.default_rng(args.seed)
-    style = SlipStyle(fonts=list(font_paths))
+    style = slip_style(args, font_paths) if not args.replay else None
     tally = Tally()
     piles = []
     previous: list[Play] = []
@@ -272,16 +306,19 @@ def simulate(args, reader, template, font_paths, priors: Priors) -> Tally:
             break
         t0 = time.perf_counter()  # the round's move list is part of the decoding time
         plays = generate_moves(ctx.board, list(ctx.group.drawn), pack, lexicon)
-        decoder = SlipDecoder(RoundKnowledge.build(ctx, number, range(1, TABLES + 1), plays), priors)
+        decoder = SlipDecoder(RoundKnowledge.build(ctx, number, range(1, args.players + 1), plays), priors,
+                              args.confusion)
         tally.decode_seconds += time.perf_counter() - t0
         if not plays:
             continue
-        n = min(TABLES, args.slips - tally.slips - tally.unmatched)
+        n = min(args.players, args.slips - tally.slips - tally.unmatched)
         kinds, weights = list(mix), list(mix.values())
         written = []
         for table in range(1, n + 1):
             mistake = rng.choices(kinds, weights)[0] if rng.random() < sum(weights) else None
-            written.append(write(table, number, plays, previous if number > 1 else [], lexicon, mistake, rng))
+            w = write(table, number, plays, previous if number > 1 else [], lexicon, mistake, rng)
+            w.prefilled = args.qr
+            written.append(w)
         if args.replay:
             records, written = args.replay_piles[len(piles)]
         else:
@@ -291,7 +328,8 @@ def simulate(args, reader, template, font_paths, priors: Priors) -> Tally:
         previous = plays
     if args.dump:
         with open(args.dump, "wb") as out:
-            pickle.dump({"piles": piles, "unmatched": tally.unmatched, "scan_seconds": tally.scan_seconds}, out)
+            pickle.dump({"piles": piles, "unmatched": tally.unmatched, "scan_seconds": tally.scan_seconds,
+                         "run": {k: getattr(args, k) for k in RUN}}, out)
     return tally
 
 
@@ -327,7 +365,8 @@ def calibrate(tally: Tally, floor: float, margin: float, agrees: bool) -> float:
 # detector's confidence is doubted, the free reading's prior (how readily ink that spells no legal
 # move is believed) and the prior of a wrong declared score. The others are set by hand (priors.json).
 PRIOR_GRID = (("mark.doubt", (0.0, 0.05, 0.1)), ("free", (0.0003, 0.001, 0.003, 0.01)),
-              ("score.wrong", (0.01, 0.03, 0.08)))
+              ("score.wrong", (0.01, 0.03, 0.08)), ("ink.plausible_mass", (0.95, 0.99, 0.999)))
+RUN = ("seed", "players", "qr", "mix", "fonts", "digits")  # what a --dump keeps for its --replay
 
 
 def decided_at_edge(scores: list) -> tuple[int, float]:
@@ -345,32 +384,42 @@ def fit_priors(args, priors: Priors, passes: int = 2) -> Priors:
             results = []
             for value in values:
                 trial = priors.adjusted({key: value})
-                config = tuple(sorted((k, str(getattr(trial, k))) for k in ("free", "mark", "score")))
+                config = tuple(sorted((k, str(getattr(trial, k))) for k in ("free", "mark", "score", "ink")))
                 if config not in tried:
                     tally = simulate(args, None, None, [], replace(trial, threshold=1.0, threshold_overrule=1.0))
                     tried[config], edge = decided_at_edge(tally.scores)
                     print(f"  {key} = {value} (free {trial.free}, mark doubt {trial.mark.get('doubt', 0.0)}, "
-                          f"wrong score {trial.score['wrong']}): "
+                          f"wrong score {trial.score['wrong']}, plausible mass {trial.ink['plausible_mass']}): "
                           f"{tried[config]} of {len(tally.scores)} calibration slips decided at threshold {edge:.6f}, "
                           f"none wrong", flush=True)
                 results.append((tried[config], value))
             priors = priors.adjusted({key: max(results)[1]})
-    save_fitted({"free": priors.free, "mark.doubt": priors.mark.get("doubt", 0.0), "score.wrong": priors.score["wrong"]})
+    save_fitted({"free": priors.free, "mark.doubt": priors.mark.get("doubt", 0.0), "score.wrong": priors.score["wrong"],
+                 "ink.plausible_mass": priors.ink["plausible_mass"], "ink.floor": priors.ink["floor"]})
     return priors
 
 
-def report(tally: Tally, args, threshold: float) -> None:
+def report(tally: Tally, args, priors: Priors) -> None:
     pct = lambda a, b: f"{100.0 * a / b:.2f} %" if b else "n/a"  # noqa: E731
-    print(f"fonts {args.fonts}, mix {args.mix}, seed {args.seed}, thresholds {threshold:.6f} / "
-          f"{load_priors().threshold_overrule:.6f} (overruling the ink's best reading)")
+    digits = f"MNIST {digits_part(args)} part" if args.digits == "mnist" else "fonts"
+    print(f"fonts {args.fonts}, digits {digits}, {args.players} seated players, "
+          f"{'pre-filled slips (QR)' if args.qr else 'plain slips'}, mix {args.mix}, seed {args.seed}, "
+          f"thresholds {priors.threshold:.6f} / {priors.threshold_overrule:.6f} (overruling the ink's best reading), "
+          f"ink plausible mass {priors.ink.get('plausible_mass', 1.0)}, floor {priors.ink.get('floor', 0.0)}")
     print(f"slips scanned and matched   {tally.slips} ({tally.unmatched} not located on their page)")
     print(f"decided without review      {tally.decided} ({pct(tally.decided, tally.slips)})")
     print(f"flagged for review          {tally.flagged} ({pct(tally.flagged, tally.slips)}); "
           f"slips without a mistake flagged {tally.clean_flagged} of {tally.clean} ({pct(tally.clean_flagged, tally.clean)})")
     print(f"silent errors               {tally.silent}")
+    print(f"flagged with the ink ruling out the most likely reading: {tally.ruled_out}")
     print("per mistake type             slips  flagged  silent errors")
-    for kind, (n, flagged, silent) in sorted(tally.by_mistake.items(), key=lambda kv: -kv[1][0]):
+    kinds = ["none"] + list(the_mix(args))  # every mistake type of the mix, even one that did not come up
+    for kind in sorted(kinds, key=lambda k: -tally.by_mistake[k][0] if k in tally.by_mistake else 0):
+        n, flagged, silent = tally.by_mistake[kind]
         print(f"  {kind:<26} {n:>5}  {flagged:>7}  {silent:>6}")
+    print(f"summary | {args.players} | {'QR' if args.qr else 'plain'} | {args.seed} | {tally.slips} | "
+          f"{pct(tally.decided, tally.slips)} | {pct(tally.flagged, tally.slips)} | "
+          f"{pct(tally.clean_flagged, tally.clean)} | {tally.silent} |")
     per = 100 / max(1, tally.slips + tally.unmatched)
     print(f"time, images to decisions   {per * (tally.scan_seconds + tally.decode_seconds):.2f} s per 100-slip round "
           f"(scan {per * tally.scan_seconds:.2f} s + move generation and decoding {per * tally.decode_seconds:.2f} s; "
@@ -388,7 +437,16 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=15)
     ap.add_argument("--fonts", default="held_out", choices=["held_out", "calibration"])
     ap.add_argument("--mix", default="realistic", choices=["realistic", "demo"])
+    ap.add_argument("--players", type=int, default=16, help="seated players, tables 1..N (16, 40, 100)")
+    ap.add_argument("--digits", default="mnist", choices=["mnist", "fonts"],
+                    help="mnist: every digit a real handwritten one (held-out hands: the test part; "
+                         "calibration hands: the calibration part); fonts: digits in the handwriting fonts")
+    ap.add_argument("--qr", action="store_true", help="pre-filled slips: table and round printed and in the QR code")
+    ap.add_argument("--priors", type=Path, help="decode with this priors file instead of corrector/decoding/priors.json")
+    ap.add_argument("--confusion", type=Path,
+                    help="decode with this confusion file instead of corrector/decoding/confusion.json")
     ap.add_argument("--calibrate", action="store_true", help="fit the confusions, priors and threshold (calibration fonts only)")
+    ap.add_argument("--passes", type=int, default=2, help="--calibrate: passes of the coordinate search over PRIOR_GRID")
     ap.add_argument("--floor", type=float, default=0.5, help="lowest threshold --calibrate may store")
     ap.add_argument("--margin", type=float, default=0.5,
                     help="--calibrate moves the threshold this share of the way from the last wrong slip to 1")
@@ -402,12 +460,18 @@ def main() -> int:
             kept = pickle.load(f)
         args.replay_piles = kept["piles"]
         args.slips = sum(len(r) for r, _ in kept["piles"]) + kept["unmatched"]
-    if args.calibrate and args.fonts != "calibration":
-        ap.error("--calibrate runs on calibration fonts only (--fonts calibration)")
+        for key, value in kept.get("run", {}).items():  # the rounds, seats and mix the readings came from
+            setattr(args, key, value)
+    if args.players < 1:
+        ap.error("--players must be at least 1")
+    if args.calibrate and (args.fonts != "calibration" or args.digits != "mnist" or args.priors or args.confusion):
+        ap.error("--calibrate runs on calibration fonts and real calibration digits only "
+                 "(--fonts calibration, --digits mnist) and stores into corrector/decoding")
+    args.confusion = load_confusion(args.confusion) if args.confusion else True
     split = fonts.HELD_OUT if args.fonts == "held_out" else fonts.CALIBRATION
     reader = make_reader("cnn", None, threads=2)
     template = load_template("duplicat")
-    priors = load_priors()
+    priors = priors_from(args.priors) if args.priors else load_priors()
     if args.calibrate:
         if not args.replay:  # scan once, keep the readings, fit the reader's confusions on them
             args.dump = args.dump or Path(tempfile.mkstemp(suffix=".pkl")[1])
@@ -417,15 +481,16 @@ def main() -> int:
             args.replay, args.replay_piles, args.dump = args.dump, kept["piles"], None
         confusion = fit(confusion_boxes(kept["piles"]), CLASSES)
         save_confusion(confusion)
+        args.confusion = confusion
         print(f"reader confusions fitted on {sum(1 for _ in confusion_boxes(kept['piles']))} calibration boxes, "
               f"weight {confusion.weight}; stored in corrector/decoding/confusion.json")
         print("priors fitted on the calibration slips (stored in corrector/decoding/priors.json):")
-        priors = fit_priors(args, priors)
+        priors = fit_priors(args, priors, args.passes)
     tally = simulate(args, reader, template, fonts.resolve(split).paths,
                      replace(priors, threshold=1.0, threshold_overrule=1.0) if args.calibrate else priors)
     if args.replay:
         tally.unmatched, tally.scan_seconds = kept["unmatched"], kept["scan_seconds"]
-    threshold = load_priors().threshold
+    threshold = priors.threshold
     if args.calibrate:
         threshold = calibrate(tally, args.floor, args.margin, True)
         overrule = max(threshold, calibrate(tally, args.floor, args.margin, False))
@@ -435,7 +500,7 @@ def main() -> int:
               f"(overruling it) on {len(tally.scores)} calibration slips (margin {args.margin}): "
               f"{decided} would be decided, 0 of them wrong; stored in corrector/decoding/priors.json")
         return 0
-    report(tally, args, threshold)
+    report(tally, args, priors)
     return 0
 
 

@@ -26,9 +26,9 @@ from corrector.judging.decision import Decision, apply_warnings, decide_move
 from corrector.judging.slip import Slip, WrittenMove
 
 from .confusion import Confusion, load_confusion
-from .evidence import SlipInk, slip_ink
+from .evidence import FieldInk, SlipInk, plausible, slip_ink
 from .knowledge import RoundKnowledge
-from .likelihood import (LETTERS, ROWS, kbest, number_kbest, number_loglik, number_text,
+from .likelihood import (LETTERS, ROWS, alignments, kbest, number_kbest, number_loglik, number_text,
                          position_logliks, string_loglik, words_loglik)
 from .priors import Priors, load_priors
 
@@ -117,6 +117,7 @@ class Verdict:
     doubt: str = ""
     posterior: _Posterior | None = field(default=None, repr=False, compare=False)
     agrees: bool = True  # the ruling equals the ruling on the ink's own best reading
+    ruled_out: tuple[tuple[str, int], ...] = ()  # boxes whose ink rules out what the best reading needs there
 
     @property
     def probability(self) -> float:
@@ -411,6 +412,7 @@ class SlipDecoder:
         cands = tuple([best] + [_with_boxes(c, best, ink) for c in rest])
         agrees = ink_alone is None or ink_alone == (best.round_state, best.outcome)
         sure = best.probability >= (self.p.threshold if agrees else self.p.threshold_overrule)
+        veto = self._ruled_out(ink, best.reading)
         if best.reading.table is None:
             doubt = "table unreadable or not seated"
         elif best.round_state == "other":
@@ -423,9 +425,76 @@ class SlipDecoder:
                 doubt += f"; against {other.probability:.3f}: {other.outcome} ({_show(other.reading)}), boxes {boxes}"
             if not agrees:
                 doubt += f"; the ink alone reads {ink_alone[1]}"
+        elif veto:
+            doubt = (f"{best.probability:.3f} sure of {best.outcome} ({_show(best.reading)}), but the ink rules it out: "
+                     + "; ".join(_veto_text(v) for v in veto))
         else:
             doubt = ""
-        return Verdict(not doubt, best, cands, doubt, agrees=agrees)
+        return Verdict(not doubt, best, cands, doubt, agrees=agrees,
+                       ruled_out=tuple((f, i) for f, i, _, _ in veto))
+
+    def _ruled_out(self, ink: SlipInk, r: Reading) -> list[tuple[str, int, str, str]]:
+        """The boxes of a reading that need a class the ink rules out (`evidence.plausible`), as
+        (field, box, needed class or "" for a written box the reading leaves out, plausible classes).
+        The ink has the last word: however strongly a legal move pulls, a slip is never decided on
+        a reading whose box holds, by the reader's own calibrated distribution, something else
+        (a one-letter invalid word, a one-digit score change, one wrong sign: RULES.md §3)."""
+        texts = {"position": r.position, "word": r.word, "score": _number(r.score, ink.fields["score"])}
+        if "table" not in ink.qr:
+            texts["table"] = _number(r.table, ink.fields["table"])
+        if "round" not in ink.qr:
+            texts["round"] = _number(r.round, ink.fields["round"])
+        out = []
+        for name, text in texts.items():
+            out += _field_veto(name, ink.fields[name], text, ink.classes, self.p.ink)
+        return out
+
+
+def _number(value: int | None, f: FieldInk) -> str:
+    return "" if value is None else number_text(value, f.boxes)
+
+
+def _field_veto(name: str, f: FieldInk, text: str, classes: str,
+                ink: Mapping[str, float]) -> list[tuple[str, int, str, str]]:
+    """The boxes of one field where `text` needs what the ink rules out; none when some way of
+    laying `text` on the written boxes (leaving out only faint ones) fits the ink everywhere."""
+    mass, floor = float(ink.get("plausible_mass", 1.0)), float(ink.get("floor", 0.0))
+    if mass >= 1.0:
+        return []
+    allowed = plausible(f.logp, mass, floor) if f.boxes else np.zeros((0, len(classes)), bool)
+    blank = f.blank if f.blank is not None else np.zeros(f.boxes)
+    best: list[tuple[str, int, str, str]] | None = None
+    for rows, _ in alignments(f, len(text)) if f.boxes else [([], 0.0)]:
+        bad = []
+        for j, ch in enumerate(text):
+            if j >= len(rows):  # a character the reading needs where no box was written
+                bad.append((name, f.boxes, ch, ""))
+                continue
+            k = classes.find(ch)
+            if k < 0 or not allowed[rows[j], k]:
+                bad.append((name, rows[j], ch, _plausible_text(allowed[rows[j]], f.logp[rows[j]], classes)))
+        for i in sorted(set(range(f.boxes)) - set(rows)):
+            if blank[i] <= 1e-3:  # a written box the reading leaves out, not a faint stray mark
+                bad.append((name, i, "", _plausible_text(allowed[i], f.logp[i], classes)))
+        if not bad:
+            return []
+        if best is None or len(bad) < len(best):
+            best = bad
+    return best or []
+
+
+def _plausible_text(allowed: np.ndarray, logp: np.ndarray, classes: str) -> str:
+    ks = sorted(np.flatnonzero(allowed), key=lambda k: -logp[k])
+    return ", ".join(classes[k] for k in ks)
+
+
+def _veto_text(v: tuple[str, int, str, str]) -> str:
+    name, i, needed, seen = v
+    if not needed:
+        return f"{name}[{i + 1}] is written ({seen}) but the reading leaves it out"
+    if not seen:
+        return f"{name}[{i + 1}] would need {needed} where nothing is written"
+    return f"{name}[{i + 1}] reads {seen}, not {needed}"
 
 
 def _merge(combos: list[Candidate]) -> list[Candidate]:

@@ -26,6 +26,10 @@ class Priors:
     round: dict[str, float] = field(default_factory=dict)
     mark: dict[str, float] = field(default_factory=dict)
     kbest: dict[str, int] = field(default_factory=dict)
+    # which classes the ink lets a box hold (`evidence.plausible`): the best classes covering
+    # `plausible_mass` of the box's probability, and any class with `floor` or more; the default
+    # lets every box hold anything (no veto), priors.json sets the fitted values
+    ink: dict[str, float] = field(default_factory=lambda: {"plausible_mass": 1.0, "floor": 0.0})
     prune: float = 25.0
     max_hypotheses: int = 48
     max_moves: int = 200  # legal moves expanded with their near-misses, best bound first

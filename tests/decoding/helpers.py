@@ -1,5 +1,6 @@
-"""Reading records written by hand for the decoder: what a reader would report for clear or
-ambiguous ink, in the scanner's `fluturas.reading/1` form (no images)."""
+"""Reading records for the decoder: written by hand (what a reader would report for clear or
+ambiguous ink, in the scanner's `fluturas.reading/1` form), or read by the real scanner from a
+rendered slip image (`scanned`)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -52,6 +53,40 @@ def record(round_no: int | None, table: int | None, score: int | None, position:
                  for i, ch in enumerate(text)]
         fields[NAMES[name]] = {"text": text, "chars": chars, "jokers": list(jokers) if name == "word" else []}
     return {"format": "fluturas.reading/1", "classes": CLASSES, "fields": fields}
+
+
+def crafted_box(probs: dict[str, float], rest: float = 1e-5) -> dict[str, Any]:
+    """One written box with exactly this distribution (the other classes `rest` each), as the
+    reader reports it: `probs` and its three best classes."""
+    p = [probs.get(c, rest) for c in CLASSES]
+    total = sum(p)
+    p = [x / total for x in p]
+    top = sorted(zip(CLASSES, p), key=lambda kv: -kv[1])[:3]
+    return {"top_k": [[c, x] for c, x in top], "joker": None, "probs": p,
+            "marks": {"circle": 0.003, "dot": 0.002, "tick": 0.001}}
+
+
+def scanned(values: dict[str, str], seed: int = 7, jokers: tuple[int, ...] = ()) -> dict[str, Any]:
+    """The real scanner's reading record of a slip written with `values` (template field names:
+    tur, masa, poz, puncte, depunere) in a clear calibration hand, rendered on a page at 150 dpi."""
+    from pathlib import Path
+
+    import numpy as np
+
+    from scanner.pipeline import scan_page
+    from scanner.reader import make_reader
+    from scanner.source import Page
+    from scanner.synth import fonts
+    from scanner.synth.slip import PageStyle, SlipStyle, render_page, render_slip
+    from scanner.template import load_template
+
+    template = load_template("duplicat")
+    rng = np.random.default_rng(seed)
+    style = SlipStyle(fonts=[p for p in fonts.resolve(fonts.CALIBRATION).paths if "dkg" in p.name])
+    slip = render_slip(template, values, rng, style, jokers={"depunere": list(jokers)})
+    page = render_page([slip], rng, PageStyle(quarter_turns=(0,)))
+    [reading] = scan_page(Page(Path("slip.png"), 1, page), make_reader("cnn"), "cnn", (template,))
+    return reading.to_dict()
 
 
 def decoder(pack: RulePack, words: set[str], rack: str, placed: tuple[tuple[str, str], ...] = (),

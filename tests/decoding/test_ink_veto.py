@@ -1,0 +1,88 @@
+"""The ink has the last word (RULES.md §3): a slip is never decided on a reading that needs a box
+to hold a class the reader's own distribution rules out (`priors.json` ink: not among the best
+classes covering `plausible_mass`, and under `floor`), however strongly a legal move pulls.
+
+The round: NU stands down from H11; the group ARDEIID lays ARDEIIND at H5 through its N (74)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from corrector.decoding import SlipDecoder
+from corrector.decoding.evidence import plausible
+from tests.decoding.helpers import crafted_box, decoder, record
+
+WORDS = {"ARDEIIND", "NU", "ARDE", "DAR", "RAD", "IED", "DIN", "ERA", "AER", "RADE", "DIE"}
+NO_VETO = {"plausible_mass": 1.0, "floor": 0.0}
+# the seventh box of `H5 ARDEIIID` as the reader saw it: 1, J, I at the top; N far below
+SEVENTH = {"1": 0.98, "J": 0.006, "I": 0.005, "N": 0.003}
+
+
+@pytest.fixture(scope="module")
+def dec(ro):
+    return decoder(ro, WORDS, "ARDEIID", placed=(("11H", "NU"),), round_no=3)
+
+
+def _ardeiiid() -> dict:
+    rec = record(3, 7, 74, "H5", "ARDEIIID")
+    rec["fields"]["depunere"]["chars"][6] = crafted_box(SEVENTH)
+    return rec
+
+
+def test_the_nearby_legal_move_outweighs_this_ink_without_the_veto(dec):
+    """The silent error of issue 20: the legal move's prior beats a box that reads 1, J or I."""
+    blind = SlipDecoder(dec.k, replace(dec.p, ink=NO_VETO), confusion=None).decode(_ardeiiid())
+    assert blind.decided and blind.best.reading.word == "ARDEIIND" and blind.best.outcome.status == "valid"
+
+
+def test_RULES_3_one_letter_invalid_word_is_never_decided_as_the_legal_move(dec):
+    v = dec.decode(_ardeiiid())
+    assert dec.p.ink["plausible_mass"] < 1.0
+    assert not v.decided or (v.best.reading.word != "ARDEIIND" and v.best.outcome.status == "incorrect")
+    assert not v.decided and v.ruled_out == (("word", 6),)
+    assert "word[7] reads 1, J, not N" in v.doubt
+    # the review offers the written word's ruling: incorrect, 0 points (D 6.1.a)
+    assert any(c.outcome.status == "incorrect" and c.outcome.credited == 0 for c in v.candidates)
+
+
+def test_a_box_that_only_leans_elsewhere_still_allows_the_legal_move(dec):
+    """A veto only where the ink rules the class out: N at 5 % is plausible, the slip is decided."""
+    rec = record(3, 7, 74, "H5", "ARDEIIND")
+    rec["fields"]["depunere"]["chars"][6] = crafted_box({"I": 0.9, "N": 0.05, "J": 0.05})
+    v = dec.decode(rec)
+    assert v.ruled_out == ()
+    assert v.best.reading.word == "ARDEIIND"
+
+
+def test_RULES_3_d_one_digit_score_change_is_never_read_as_the_right_score(dec):
+    # 75 written, the move makes 74: the second box reads 5 and nothing like 4
+    rec = record(3, 7, 75, "H5", "ARDEIIND")
+    rec["fields"]["puncte"]["chars"][1] = crafted_box({"5": 0.97, "6": 0.025, "4": 0.003})
+    blind = SlipDecoder(dec.k, replace(dec.p, ink=NO_VETO, score={**dec.p.score, "wrong": 1e-5}),
+                        confusion=None).decode(rec)
+    assert blind.decided and blind.best.reading.score == 74  # a prior that forgives wrong scores
+    v = SlipDecoder(dec.k, replace(dec.p, score={**dec.p.score, "wrong": 1e-5}), confusion=None).decode(rec)
+    assert not v.decided or (v.best.reading.score == 75 and v.best.outcome.warning == "SCORE_WRONG")
+    assert v.best.reading.score == 75 or v.ruled_out == (("score", 1),)
+
+
+def test_plausible_set_covers_the_mass_then_the_floor():
+    p = np.log(np.array([[0.9, 0.06, 0.03, 0.008, 0.002]]))
+    assert plausible(p, 0.95, 0.05).tolist() == [[True, True, False, False, False]]
+    assert plausible(p, 0.95, 0.025).tolist() == [[True, True, True, False, False]]
+    assert plausible(p, 0.99, 0.5).tolist() == [[True, True, True, False, False]]
+    assert plausible(p, 1.0, 0.5).all()
+
+
+def test_the_arbiter_reviews_the_field_the_ink_rules_out(dec):
+    """`round scan` holds the slip with the ruled-out field among the unsure ones (arbiter/decoding.py)."""
+    from arbiter.decoding import decoded
+    from arbiter.readings import SlipReading
+
+    rec = _ardeiiid()
+    reading = SlipReading("scans/a.png", 0, "0" * 64, {}, (), None, (), rec)
+    held = decoded(reading, dec.decode(rec))
+    assert held.unsure[0] == "decoder" and "word" in held.unsure
+    assert "the ink rules it out" in held.doubt
