@@ -468,14 +468,14 @@ def main() -> int:
         ap.error("--calibrate runs on calibration fonts and real calibration digits only "
                  "(--fonts calibration, --digits mnist) and stores into corrector/decoding")
     args.confusion = load_confusion(args.confusion) if args.confusion else True
-    split = fonts.HELD_OUT if args.fonts == "held_out" else fonts.CALIBRATION
+    hands = fonts.writers(args.fonts)  # the split's Debian fonts and its fetched @fontsource faces
     reader = make_reader("cnn", None, threads=2)
     template = load_template("duplicat")
     priors = priors_from(args.priors) if args.priors else load_priors()
     if args.calibrate:
         if not args.replay:  # scan once, keep the readings, fit the reader's confusions on them
             args.dump = args.dump or Path(tempfile.mkstemp(suffix=".pkl")[1])
-            simulate(args, reader, template, fonts.resolve(split).paths, priors)
+            simulate(args, reader, template, hands.paths, priors)
             with open(args.dump, "rb") as f:
                 kept = pickle.load(f)
             args.replay, args.replay_piles, args.dump = args.dump, kept["piles"], None
@@ -486,7 +486,7 @@ def main() -> int:
               f"weight {confusion.weight}; stored in corrector/decoding/confusion.json")
         print("priors fitted on the calibration slips (stored in corrector/decoding/priors.json):")
         priors = fit_priors(args, priors, args.passes)
-    tally = simulate(args, reader, template, fonts.resolve(split).paths,
+    tally = simulate(args, reader, template, hands.paths,
                      replace(priors, threshold=1.0, threshold_overrule=1.0) if args.calibrate else priors)
     if args.replay:
         tally.unmatched, tally.scan_seconds = kept["unmatched"], kept["scan_seconds"]
