@@ -461,7 +461,7 @@ def _field_veto(name: str, f: FieldInk, text: str, classes: str,
     mass, floor = float(ink.get("plausible_mass", 1.0)), float(ink.get("floor", 0.0))
     if mass >= 1.0:
         return []
-    allowed = plausible(f.logp, mass, floor) if f.boxes else np.zeros((0, len(classes)), bool)
+    allowed = plausible(f.ink_logp, mass, floor) if f.boxes else np.zeros((0, len(classes)), bool)
     blank = f.blank if f.blank is not None else np.zeros(f.boxes)
     best: list[tuple[str, int, str, str]] | None = None
     for rows, _ in alignments(f, len(text)) if f.boxes else [([], 0.0)]:
@@ -472,10 +472,10 @@ def _field_veto(name: str, f: FieldInk, text: str, classes: str,
                 continue
             k = classes.find(ch)
             if k < 0 or not allowed[rows[j], k]:
-                bad.append((name, rows[j], ch, _plausible_text(allowed[rows[j]], f.logp[rows[j]], classes)))
+                bad.append((name, rows[j], ch, _plausible_text(allowed[rows[j]], f.ink_logp[rows[j]], classes)))
         for i in sorted(set(range(f.boxes)) - set(rows)):
             if blank[i] <= 1e-3:  # a written box the reading leaves out, not a faint stray mark
-                bad.append((name, i, "", _plausible_text(allowed[i], f.logp[i], classes)))
+                bad.append((name, i, "", _plausible_text(allowed[i], f.ink_logp[i], classes)))
         if not bad:
             return []
         if best is None or len(bad) < len(best):

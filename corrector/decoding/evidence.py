@@ -35,6 +35,13 @@ class FieldInk:
     mark: np.ndarray
     text: str
     blank: np.ndarray | None = None  # probability that box i holds no letter (a faint stray mark)
+    # The reader's own calibrated log-probabilities, before the confusion mix: what the ink itself
+    # lets a box hold (the decoder's veto, `plausible`); None where they are `logp` itself.
+    reader_logp: np.ndarray | None = None
+
+    @property
+    def ink_logp(self) -> np.ndarray:
+        return self.logp if self.reader_logp is None else self.reader_logp
 
     @property
     def boxes(self) -> int:
@@ -129,11 +136,14 @@ def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: flo
         confidence = item.get("confidence")
         return FieldInk(_typed(text, classes, confidence if isinstance(confidence, (int, float)) else None),
                         marks, text)
-    mix = confusion.mix if confusion is not None and confusion.classes == classes else (lambda p: p)
-    logp = np.stack([_log(mix(box_distribution(c, classes))) for c in chars])
+    mixing = confusion is not None and confusion.classes == classes
+    own = [box_distribution(c, classes) for c in chars]
+    reader_logp = np.stack([_log(p) for p in own])
+    logp = np.stack([_log(confusion.mix(p)) for p in own]) if mixing else reader_logp
     marks = np.array([_mark(c, decided_p, undecided_p, mark_doubt) for c in chars])
     circled = [False] + [_circled(c) for c in chars[:-1]]
-    return FieldInk(logp, marks, text, np.array([blank_chance(c.get("ink"), after) for c, after in zip(chars, circled)]))
+    return FieldInk(logp, marks, text, np.array([blank_chance(c.get("ink"), after) for c, after in zip(chars, circled)]),
+                    reader_logp if mixing else None)
 
 
 def _circled(char: Mapping[str, Any]) -> bool:

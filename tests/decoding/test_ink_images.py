@@ -17,6 +17,8 @@ from corrector.judging.group import build_group
 from corrector.words.lexicon import Lexicon
 from tests.boards import board_with
 from tests.decoding.helpers import scanned
+
+LOW_THRESHOLD = 0.95
 from tests.decoding.test_ink_veto import NO_VETO, WORDS
 
 LEGAL = Reading(7, 3, "H5", "ARDEIIND", (), 74)
@@ -41,9 +43,11 @@ def readings():
 
 
 def _leaning(priors):
-    """Priors that all but forbid a free reading, a wrong declared score and a wrong sign."""
+    """Priors that all but forbid a free reading, a wrong declared score and a wrong sign, with a
+    threshold of 0.95 (a badly fitted calibration)."""
     return replace(priors, free=1e-7, score={**priors.score, "wrong": 1e-6},
-                   written={**priors.written, "one_sign": 1e-6, "inverted": 1e-6})
+                   written={**priors.written, "one_sign": 1e-6, "inverted": 1e-6},
+                   threshold=LOW_THRESHOLD, threshold_overrule=LOW_THRESHOLD)
 
 
 @pytest.mark.parametrize("name", list(SLIPS))
