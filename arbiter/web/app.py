@@ -28,7 +28,7 @@ from ..review import resolve
 from ..store import Store
 from . import security
 from .board import board_view
-from .i18n import LANGS, text
+from .i18n import LANGS, Words, text
 from .pages import hall_page, player_rounds, round_page
 from .queue import cards, correction_from, current_round, preview_decision
 from .slipcrop import crop, image_path
@@ -65,7 +65,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
 
     @app.context_processor
     def _helpers() -> dict[str, Any]:
-        return {"t": lambda key: text(key, g.lang), "lang": g.lang, "csrf": security.csrf_token(),
+        return {"t": lambda key: text(key, g.lang), "w": Words(g.lang), "lang": g.lang, "csrf": security.csrf_token(),
                 "arbiter": security.arbiter(), "can_discard": undo_action("discard_slip") is not None,
                 "can_move": undo_action("move_slip") is not None}
 
