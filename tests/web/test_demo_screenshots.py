@@ -109,8 +109,9 @@ def test_screenshots_of_every_page(browser, serve, demo_store, tmp_path):
     page.goto(f"{url}/round?round=1")
     assert "/16" in page.locator("#round-status").inner_text()
     assert "Depunerea top în turul 1" in page.locator("#announcement").inner_text()
+    page.screenshot(path=str(shots / "round.png"))
     assert no_sideways_scroll(page) and fits(page, "#round-status") and fits(page, "#close-form")
-    page.screenshot(path=str(shots / "round.png"), full_page=True)
+    assert fits(page, "#announcement p") and fits(page, "#tables tr"), "the round on a laptop: all at one glance"
     page.goto(f"{url}/results")
     assert page.locator("#ranking tr[data-table]").count() == 16
     assert "Termen pentru contestații" in page.locator("#deadline").inner_text()
