@@ -69,7 +69,11 @@ _WORDS = {  # the few values the audit trail keeps as words
     "filed": ("depus", "filed"), "superseded": ("înlocuit", "replaced"), "discarded": ("scos", "set aside"),
     "resolved": ("rezolvat", "resolved"), "open": ("deschis", "open"), "closed": ("închis", "closed"),
     "not-a-slip": ("nu e fluturaș", "not a slip"), "duplicate": ("duplicat", "duplicate"),
-    "senior": ("seniori", "seniors"), "youth": ("tineret", "youth"),
+    "senior": ("seniori", "seniors"), "youth": ("tineret", "youth"), "accept": ("acceptat", "accepted"),
+    "correct": ("corectat", "corrected"), "classic": ("clasic", "classic"), "draw": ("extrasă", "drawn"),
+    "typed": ("introdusă de arbitru", "typed by the arbiter"), "anticipation": ("anticipație", "anticipation"),
+    "upheld": ("admisă", "upheld"), "rejected": ("respinsă", "rejected"), "provisional": ("provizorii", "provisional"),
+    "final": ("finale", "final"), "running": ("în desfășurare", "running"),
 }
 _KEY = {  # audit record keys, as a person names them
     "round": ("tur", "round"), "table": ("masa", "table"), "score": ("puncte", "points"), "credited": ("acordat", "credited"),
@@ -81,11 +85,15 @@ _KEY = {  # audit record keys, as a person names them
     "as": ("ca", "as"), "by": ("de", "by"), "kind": ("tip", "kind"), "category": ("categorie", "category"),
     "variant": ("varianta", "variant"), "table_no": ("masa", "table"), "eliminated": ("eliminat", "eliminated"),
     "deadline": ("termen", "deadline"), "content": ("", ""), "solo": ("solo", "solo"), "on_appeal": ("contestație", "appeal"),
+    "action": ("", ""), "correction": ("corectura:", "correction:"), "top_score": ("punctaj top", "top score"),
+    "equal_tops": ("topuri egale", "equal tops"), "wordlist_label": ("lista de cuvinte", "word list"),
+    "appeal_deadline": ("termen contestații", "appeal deadline"), "reopened": ("redeschis", "reopened"),
 }
 # Fields of an audit record a person does not read (checksums, file names, internals).
 _HIDDEN = {"sha256", "source", "slip_index", "explanation", "articles", "flags", "version", "candidates", "moves",
            "reading", "waived", "percent_of_top", "disciplinary_deduction", "warning_cost", "solo_rounds",
-           "tops_found", "finders_sum", "top_points", "eliminated_in", "moves_count", "seed", "words", "rules"}
+           "tops_found", "finders_sum", "top_points", "eliminated_in", "moves_count", "seed", "words", "rules",
+           "tournament_id", "announcements", "reason", "game_id", "id", "draw_seed", "wordlist_sha256", "printed"}
 
 
 def _pick(pair: tuple[str, str], lang: str) -> str:
@@ -194,6 +202,9 @@ _PIECES: tuple[tuple[re.Pattern[str], Any], ...] = (
      lambda m, lang: ("unsure: " if lang == EN else "nesigur: ") + ", ".join(field(f.strip(), lang) for f in m[1].split(","))),
     (re.compile(r"^judge flagged: (.+)$"),
      lambda m, lang: ("to check: " if lang == EN else "de verificat: ") + "; ".join(flag(f.strip(), lang) for f in m[1].split(","))),
+    (re.compile(r"^(?:decoder: )?another slip of this round also claims table (\d+)$"),
+     lambda m, lang: (f"another slip of this round also claims table {m[1]}" if lang == EN
+                      else f"alt fluturaș din acest tur are tot masa {m[1]}")),
     (re.compile(r"^the slip was printed for game .*$"),
      lambda m, lang: "the slip was printed for another game" if lang == EN else "fluturașul a fost tipărit pentru altă partidă"),
 )
@@ -359,3 +370,44 @@ def explanation(stored: Mapping[str, Any] | None, lang: str = RO) -> str:
         return ""
     other = RO if lang == EN else EN
     return scrub(str(stored.get(lang) or stored.get(other) or ""), lang)
+
+
+_AUDIT_REASONS: tuple[tuple[re.Pattern[str], tuple[str, str]], ...] = (
+    (re.compile(r"^imported from .*$"), ("importat din lista de jucători", "imported from the list of players")),
+    (re.compile(r"^drawn by the game master \(seed (\d+)\)$"), ("extrasă de program (sămânța {0})", "drawn by the program (seed {0})")),
+    (re.compile(r"^the reading matches the slip$"), ("citirea corespunde fluturașului", "the reading matches the slip")),
+    (re.compile(r"^read from the slip image$"), ("citit de pe imaginea fluturașului", "read from the slip image")),
+    (re.compile(r"^judged from .*$"), ("corectat de program", "corrected by the program")),
+    (re.compile(r"^candidate (\d+) \(p=([\d.]+|None)\) read from the slip image$"),
+     ("varianta {0} citită de pe imaginea fluturașului", "candidate {0} read from the slip image")),
+    (re.compile(r"^replaced by .*$"), ("înlocuit de o scanare nouă", "replaced by a new scan")),
+    (re.compile(r"^discarded as (.+)$"), ("scos: {0}", "set aside: {0}")),
+    (re.compile(r"^moved to round (\d+)$"), ("mutat în turul {0}", "moved to round {0}")),
+)
+
+
+def audit_reason(reason: str | None, lang: str = RO) -> str:
+    """Why, as the program wrote it when it acted alone, in the arbiter's words; an arbiter's own
+    words are shown as typed."""
+    text = (reason or "").strip()
+    for pattern, said in _AUDIT_REASONS:
+        m = pattern.match(text)
+        if m:
+            return _pick(said, lang).format(*(value("as", g, lang) for g in m.groups()))
+    return scrub(text, lang)
+
+
+def corrected(number: int, counts: Mapping[str, int], held: int = 0, lang: str = RO) -> str:
+    """What a correction pass did, as one line: "Turul 1 corectat: 3 decizii schimbate, …"."""
+    c = {k: int(counts.get(k, 0)) for k in ("changed", "unchanged", "flagged")}
+    if lang == EN:
+        line = (f"Round {number} corrected: {c['changed']} decisions changed, {c['unchanged']} unchanged, "
+                f"{c['flagged']} to check")
+        return line + (f"; {held} slips wait in the review queue" if held else "")
+    line = (f"Turul {number} corectat: decizii schimbate {c['changed']}, neschimbate {c['unchanged']}, "
+            f"de verificat {c['flagged']}")
+    return line + (f"; fluturași în revizuire: {held}" if held else "")
+
+
+def appeal_filed(appeal_id: int, state: str, lang: str = RO) -> str:
+    return f"{'Appeal' if lang == EN else 'Contestația'} #{appeal_id}: {value('status', state, lang)}"

@@ -17,7 +17,7 @@ from flask import (Flask, Response, abort, flash, g, jsonify, redirect, render_t
 
 from exitcodes import FluturasError
 
-from .. import claims
+from .. import claims, words
 from ..audit import entries
 from ..correction import close_round, correct_round, recorrect
 from ..errors import ReviewConflict
@@ -199,7 +199,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
             flash(f"{text('conflict', g.lang)}: {exc}", "error")
             return redirect(back(queue_url(item=item_id)))
         claims.release(store, item_id, who)
-        flash(f"{text('saved', g.lang)}: #{item_id}" + (f" {correction}" if correction else ""), "ok")
+        flash(f"{text('saved', g.lang)}: #{item_id}" + (f" ({words.summary(correction, g.lang)})" if correction else ""), "ok")
         return redirect(back(queue_url()))
 
     @app.post("/queue/<int:item_id>/accept")
@@ -319,7 +319,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
     def round_correct(number: int):
         try:
             done = correct_round(store, _game_id(), number, actor())
-            flash(f"round {done.round}: {done.counts}" + (f"; {done.held} slips held in review" if done.held else ""), "ok")
+            flash(words.corrected(done.round, done.counts, done.held, g.lang), "ok")
         except FluturasError as exc:
             flash(str(exc), "error")
         return redirect(url_for("round_view", round=number))
@@ -393,7 +393,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
                                  form.get("reason", ""), who, datetime.now().astimezone(), change)
                 gid, status, appeal_id = game.id, row.status, row.id
             recorrect(store, gid, who)
-            flash(f"appeal #{appeal_id}: {status}", "ok")
+            flash(words.appeal_filed(appeal_id, status, g.lang), "ok")
         except (FluturasError, click.BadParameter, ValueError) as exc:
             flash(f"{text('conflict', g.lang)}: {exc}", "error")
         return redirect(back(url_for("results_view")))
