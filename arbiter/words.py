@@ -201,7 +201,7 @@ _PIECES: tuple[tuple[re.Pattern[str], Any], ...] = (
     (re.compile(r"^unsure: (.+)$"),
      lambda m, lang: ("unsure: " if lang == EN else "nesigur: ") + ", ".join(field(f.strip(), lang) for f in m[1].split(","))),
     (re.compile(r"^judge flagged: (.+)$"),
-     lambda m, lang: ("to check: " if lang == EN else "de verificat: ") + "; ".join(flag(f.strip(), lang) for f in m[1].split(","))),
+     lambda m, lang: "; ".join(flag(f.strip(), lang) for f in m[1].split(","))),  # the item's kind says "to check"
     (re.compile(r"^(?:decoder: )?another slip of this round also claims table (\d+)$"),
      lambda m, lang: (f"another slip of this round also claims table {m[1]}" if lang == EN
                       else f"alt fluturaș din acest tur are tot masa {m[1]}")),
@@ -309,7 +309,12 @@ def value(key: str, v: Any, lang: str = RO) -> str:
         return ", ".join(value(key, x, lang) for x in v) or "—"
     if isinstance(v, str) and v in _WORDS:
         return _pick(_WORDS[v], lang)
+    if isinstance(v, str) and _WHEN.match(v):  # an ISO time as the arbiter reads a clock
+        return f"{v[8:10]}.{v[5:7]}.{v[0:4]} {v[11:16]}"
     return str(v)
+
+
+_WHEN = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d")
 
 
 def summary(record: Mapping[str, Any] | None, lang: str = RO) -> str:
@@ -319,9 +324,11 @@ def summary(record: Mapping[str, Any] | None, lang: str = RO) -> str:
         return ""
     out: list[str] = []
     for key, v in record.items():
-        if key in _HIDDEN or v in (None, "", [], {}):
+        if key in _HIDDEN or key.endswith(("path", "sha256", "_label", "_id")) or v in (None, "", [], {}):
             continue
         label = _pick(_KEY[key], lang) if key in _KEY else _plain(key)
+        if key == "status" and not _member(Status, v):
+            label = "state" if lang == EN else "stare"
         shown = value(key, v, lang)
         out.append(f"{label} {shown}".strip() if label else shown)
     return ", ".join(out)

@@ -27,7 +27,7 @@ FORBIDDEN = {
     "a Python or JSON value": re.compile(r"[{\[]\s*['\"]|\w\[\d+\]|\b(?:None|True|False)\b"),
     "a traceback": re.compile(r"Traceback|\b\w+Error\b|\bline \d+, in\b"),
     "the decoder's figures": re.compile(r"\bsure of\b|\bdecoder\b|0\.\d{3}"),
-    "a file name": re.compile(r"[\w/-]+\.(?:png|jpe?g|pdf|jsonl?|db)\b"),
+    "a file name": re.compile(r"[\w/-]+\.(?:png|jpe?g|pdf|jsonl?|db|txt|csv|xlsx|html?)\b"),
 }
 ROMANIAN_ONLY = re.compile(r"\b(?:valid|penalised|incorrect|averaged|reading|unsure|against|judge flagged)\b")
 ENGLISH_ONLY = re.compile(r"depunere corectă|depunere incorectă|avertisment|penalizare|Coada de revizuire|Motiv")
