@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from enum import Enum
 from typing import Any
 
+from corrector.anticipation.outcome import Outcome as Revised
 from corrector.judging.rulings import Flag, PenaltyKind, Status, WarningKind
 
 RO, EN = "ro", "en"
@@ -73,7 +74,7 @@ _WORDS = {  # the few values the audit trail keeps as words
     "correct": ("corectat", "corrected"), "classic": ("clasic", "classic"), "draw": ("extrasă", "drawn"),
     "typed": ("introdusă de arbitru", "typed by the arbiter"), "anticipation": ("anticipație", "anticipation"),
     "upheld": ("admisă", "upheld"), "rejected": ("respinsă", "rejected"), "provisional": ("provizorii", "provisional"),
-    "final": ("finale", "final"), "running": ("în desfășurare", "running"),
+    "final": ("finale", "final"), "running": ("în desfășurare", "running"), "played": ("jucat", "played"),
 }
 _KEY = {  # audit record keys, as a person names them
     "round": ("tur", "round"), "table": ("masa", "table"), "score": ("puncte", "points"), "credited": ("acordat", "credited"),
@@ -113,8 +114,10 @@ def _plain(code: Any) -> str:
 
 def status(code: Any, lang: str = RO) -> str:
     """The ruling's name (D 6.1–6.3): "depunere corectă", "depunere incorectă", "fluturaș lipsă"."""
-    member = _member(Status, code)
-    return member.message(lang).partition(",")[0] if member else _plain(code)
+    member = _member(Status, code) or _member(Revised, code)
+    if member:
+        return member.message(lang).partition(",")[0]
+    return _pick(_WORDS[code], lang) if code in _WORDS else _plain(code)
 
 
 def status_class(code: Any) -> str:
