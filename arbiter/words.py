@@ -43,7 +43,7 @@ _ROUND_STATE = {"open": ("deschis", "open"), "closed": ("închis", "closed"), "d
 _ENTITY = {
     "slip": ("fluturaș", "slip"), "decision": ("decizie", "decision"), "review_item": ("revizuire", "review"),
     "round": ("tur", "round"), "game": ("partidă", "game"), "player": ("jucător", "player"),
-    "standing": ("total", "standing"), "appeal": ("contestație", "appeal"), "sanction": ("sancțiune", "sanction"),
+    "standing": ("masa", "table"), "appeal": ("contestație", "appeal"), "sanction": ("sancțiune", "sanction"),
     "tournament": ("turneu", "tournament"), "results": ("rezultate", "results"),
 }
 _ACTION = {
@@ -89,6 +89,7 @@ _KEY = {  # audit record keys, as a person names them
     "action": ("", ""), "correction": ("corectura:", "correction:"), "top_score": ("punctaj top", "top score"),
     "equal_tops": ("topuri egale", "equal tops"), "wordlist_label": ("lista de cuvinte", "word list"),
     "appeal_deadline": ("termen contestații", "appeal deadline"), "reopened": ("redeschis", "reopened"),
+    "disciplinary": ("disciplinare", "disciplinary"), "round_no": ("tur", "round"),
 }
 # Fields of an audit record a person does not read (checksums, file names, internals).
 _HIDDEN = {"sha256", "source", "slip_index", "explanation", "articles", "flags", "version", "candidates", "moves",
@@ -421,3 +422,13 @@ def corrected(number: int, counts: Mapping[str, int], held: int = 0, lang: str =
 
 def appeal_filed(appeal_id: int, state: str, lang: str = RO) -> str:
     return f"{'Appeal' if lang == EN else 'Contestația'} #{appeal_id}: {value('status', state, lang)}"
+
+
+def record(entity_name: str | None, entity_id: Any, lang: str = RO) -> str:
+    """What an audit record is about: "decizie tur 1, masa 7", "fluturaș 12", "masa 3"."""
+    ident = str(entity_id or "")
+    if entity_name == "decision" and "/" in ident:
+        number, _, table = ident.partition("/")
+        return f"{entity(entity_name, lang)} " + (f"round {number}, table {table}" if lang == EN
+                                                  else f"tur {number}, masa {table}")
+    return f"{entity(entity_name, lang)} {ident}".strip()

@@ -17,7 +17,7 @@ from corrector.judging.rulings import Flag, PenaltyKind, Status, WarningKind
 from corrector.reasons import Reason
 
 from .conftest import sign_in
-from .test_demo_screenshots import demo_store  # noqa: F401  (the demo game and its replayed round)
+from .test_demo_screenshots import open_demo
 
 CODE_NAMES = sorted({m.name for e in (Status, WarningKind, PenaltyKind, Flag, Reason) for m in e}, key=len, reverse=True)
 FORBIDDEN = {
@@ -32,6 +32,13 @@ FORBIDDEN = {
 ROMANIAN_ONLY = re.compile(r"\b(?:valid|penalised|incorrect|averaged|reading|unsure|against|judge flagged)\b")
 ENGLISH_ONLY = re.compile(r"depunere corectă|depunere incorectă|avertisment|penalizare|Coada de revizuire|Motiv")
 VISIBLE_ATTRIBUTES = "Array.from(document.querySelectorAll('[title],[alt],option')).map(e => e.title || e.alt || e.textContent).join('\\n')"
+
+
+@pytest.fixture(scope="module")
+def demo_store(tmp_path_factory):
+    found = open_demo(tmp_path_factory.mktemp("demo"))
+    yield found
+    found[0].close()
 
 
 def problems(text: str, lang: str) -> list[str]:
@@ -68,7 +75,7 @@ def crawl(page, url: str, lang: str, seeds: tuple[str, ...]) -> dict[str, list[s
 
 
 @pytest.mark.parametrize("lang", ["ro", "en"])
-def test_no_code_on_any_page_in_either_language(browser, serve, demo_store, lang):  # noqa: F811
+def test_no_code_on_any_page_in_either_language(browser, serve, demo_store, lang):
     store, demo_game, review_game, out = demo_store
     seeds = ("/queue", "/round?round=1", "/hall", "/results", "/results/1", "/results/5", "/audit", "/login")
     page = browser.new_page(viewport={"width": 1366, "height": 768})
@@ -96,7 +103,7 @@ def test_no_code_on_any_page_in_either_language(browser, serve, demo_store, lang
     assert not bad, "\n".join(f"{where}: {found}" for where, found in bad.items())
 
 
-def test_the_rulings_in_the_rulebooks_words(demo_store):  # noqa: F811
+def test_the_rulings_in_the_rulebooks_words():
     """D 6.1–6.3 by name, articles as "art. D 6.2.d", the decoder's doubt as a percentage and boxes."""
     assert words.status("VALID") == "depunere corectă" and words.status("incorrect") == "depunere incorectă"
     assert words.warning("SCORE_WRONG") == "avertisment: punctaj greșit"
@@ -109,7 +116,7 @@ def test_the_rulings_in_the_rulebooks_words(demo_store):  # noqa: F811
     assert words.summary({"score": 68, "jokers": [], "state": "filed", "source": "scans/p1.png"}) == "puncte 68, stare depus"
 
 
-def test_the_sheet_notes_speak_the_arbiters_words(serve, demo_store):  # noqa: F811
+def test_the_sheet_notes_speak_the_arbiters_words(demo_store):
     """The exported sheet's cell notes (a warning, a penalty, an incorrect move) read back with openpyxl."""
     store, demo_game, _review_game, out = demo_store
     client = create_app(store, demo_game, image_roots=(out,)).test_client()

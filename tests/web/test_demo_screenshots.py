@@ -49,18 +49,23 @@ def replay_round_for_review(store, demo_game: int) -> int:
     return game_id
 
 
-@pytest.fixture(scope="module")
-def demo_store(tmp_path_factory):
-    out = tmp_path_factory.mktemp("demo")
+def open_demo(out: Path):
+    """The demo game (round 1 corrected and closed, provisional results published) and the same
+    round replayed for review: (store, demo game id, review game id, folder of the images)."""
     list(run_demo(out, options=DemoOptions.from_sample(rounds=1)))
     store = open_store(out / "demo.db")
     with store.session() as s:
         game = get_game(s)
         demo_game = game.id
         publish(s, game, "provisional", "arbitru-demo", deadline=datetime.now().astimezone() + timedelta(hours=1))
-    review_game = replay_round_for_review(store, demo_game)
-    yield store, demo_game, review_game, out
-    store.close()
+    return store, demo_game, replay_round_for_review(store, demo_game), out
+
+
+@pytest.fixture(scope="module")
+def demo_store(tmp_path_factory):
+    found = open_demo(tmp_path_factory.mktemp("demo"))
+    yield found
+    found[0].close()
 
 
 def fits(page, selector: str) -> bool:
@@ -117,6 +122,8 @@ def test_screenshots_of_every_page(browser, serve, demo_store, tmp_path):
     assert "Termen pentru contestații" in page.locator("#deadline").inner_text()
     page.screenshot(path=str(shots / "results.png"), full_page=True)
     page.goto(f"{url}/results/1")
+    page.locator("img.thumb").first.scroll_into_view_if_needed()
+    page.wait_for_function("Array.from(document.querySelectorAll('img.thumb')).every(i => i.complete && i.naturalWidth > 0)")
     page.screenshot(path=str(shots / "player.png"), full_page=True)
     page.goto(f"{url}/audit")
     page.screenshot(path=str(shots / "audit.png"))
