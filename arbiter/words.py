@@ -158,8 +158,9 @@ def articles(cited: Iterable[Any] | None) -> str:
         for art in _ARTICLE.findall(str(item)):
             if art not in found:
                 found.append(art)
-    general = [a for a in found if any(b != a and b.startswith(a + ".") for b in found)]
-    found = [a for a in found if a not in general] or found  # "D 6" says less than "D 6.2.d"
+    # a chapter ("D 6", cited by every ruling) says less than any precise article beside it
+    general = [a for a in found if "." not in a or any(b != a and b.startswith(a + ".") for b in found)]
+    found = [a for a in found if a not in general] or found
     return ("art. " + ", ".join(found)) if found else ""
 
 

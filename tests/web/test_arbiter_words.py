@@ -109,6 +109,8 @@ def test_the_rulings_in_the_rulebooks_words():
     assert words.warning("SCORE_WRONG") == "avertisment: punctaj greșit"
     assert words.penalty("ONE_SIGN_WRONG", "en") == "penalty: one sign wrong"
     assert words.articles(["RULES.md §3.1 / D 6", "RULES.md §3 d / D 6.2.d"]) == "art. D 6.2.d"
+    assert words.articles(["RULES.md §3.1 / D 6", "RULES.md §3; §6 / D 8.2"]) == "art. D 8.2"
+    assert words.articles(["RULES.md §3.1 / D 6"]) == "art. D 6"
     assert words.review_reason(
         "decoder: 0.712 sure of valid 68, score wrong (table 1, H6 ECTOPIC, declared 66); against 0.245: valid 68 "
         "(table 1, H6 ECTOPIC, declared 68), boxes score[2]; unsure: position, score") == \
