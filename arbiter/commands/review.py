@@ -126,7 +126,7 @@ def _ask(has_table: bool, candidates: int = 0) -> tuple[str, dict]:
         numbers = f", 1-{candidates}=candidate" if candidates > 1 else ", 1=candidate" if candidates else ""
         answer = click.prompt(f"  a=accept{numbers}, c field=value..., s=skip, q=quit", default="", show_default=False).strip()
         word = answer.lower()
-        if word.isdigit() and 1 <= int(word) <= min(candidates, 9):
+        if word.isascii() and word.isdigit() and 1 <= int(word) <= min(candidates, 9):
             return "candidate", {"index": int(word) - 1}
         if word in QUIT:
             return "quit", {}
