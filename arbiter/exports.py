@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from corrector.rulepack import Sanctions, load_pack
 
-from . import sheetkit as kit
+from . import sheetkit as kit, words
 from .anticipation.sheet import write_anticipation_xlsx
 from .models import Decision, Game
 from .resultspage import write_html
@@ -52,22 +52,21 @@ def cell_kind(d: Decision) -> str | None:
 
 
 def note_text(d: Decision) -> str:
-    parts = [f"{d.status}: {d.score} → {d.credited}"]
-    if d.warning:
-        parts.append(f"avertisment {d.warning}")
-    if d.penalty:
-        parts.append(f"penalizare {d.penalty}")
+    """The cell's note in the arbiter's words (arbiter.words): ruling, warning, penalty, articles."""
+    said = words.ruling(d, "ro")
+    parts = [f"{said['status']}: {d.score} → {d.credited}"]
+    parts += [said[k] for k in ("warning", "penalty") if said[k]]
     if d.solo:
         parts.append("solo")
     if d.on_appeal:
         parts.append("corectat în urma contestației")
-    if d.articles:
-        parts.append("art. " + ", ".join(map(str, d.articles)))
-    explanation = d.explanation.get("ro") or d.explanation.get("en") if d.explanation else None
+    if said["articles"]:
+        parts.append(said["articles"])
+    explanation = words.explanation(d.explanation, "ro")
     if explanation:
-        parts.append(str(explanation))
-    if d.flags:
-        parts.append("flags: " + ", ".join(map(str, d.flags)))
+        parts.append(explanation)
+    if said["flags"] and said["flags"] != "solo":
+        parts.append("de verificat: " + said["flags"])
     return "\n".join(parts)
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session
 
-from . import sheetkit as kit
+from . import sheetkit as kit, words
 from .sheetdata import SheetData, gather
 from .models import Decision, Game
 
@@ -35,8 +35,8 @@ def _round_cell(d: Decision | None) -> str:
                              ("solo", d.solo)) if on]
     css = kinds[0] if kinds else ("zero" if d.credited == 0 else "")
     marks = "".join(MARKS[k][0] for k in kinds)
-    title = "; ".join(MARKS[k][1] + (f" {d.warning}" if k == "warning" else f" {d.penalty}" if k == "penalty" else "")
-                      for k in kinds)
+    title = "; ".join(words.warning(d.warning) if k == "warning" else words.penalty(d.penalty) if k == "penalty"
+                      else MARKS[k][1] for k in kinds)
     hover = f' title="{_e(title)}"' if title else ""
     sup = f"<sup>{marks}</sup>" if marks else ""
     return f'<td class="n {css}"{hover}>{_e(d.credited)}{sup}</td>'

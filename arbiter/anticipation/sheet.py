@@ -18,7 +18,7 @@ from openpyxl.styles import PatternFill
 from openpyxl.utils import get_column_letter
 from sqlalchemy.orm import Session
 
-from .. import sheetkit as kit
+from .. import sheetkit as kit, words
 from ..models import Decision, Game
 from ..reviewlog import review_sheet
 from ..sheetdata import gather
@@ -45,7 +45,7 @@ class RoundCells:
 
 def _move_text(m: dict[str, Any]) -> str:
     what = m.get("move") or m.get("as_written") or m.get("written") or "?"
-    mark = "" if m["status"] in ("VALID", "PENALISED") else f" ({m['status'].lower()})"
+    mark = "" if m["status"] in ("VALID", "PENALISED") else f" ({words.status(m['status'])})"
     return f"{what} {m['score']}{mark}"
 
 
@@ -56,26 +56,26 @@ def round_cells(d: Decision | None) -> RoundCells:
     moves = d.moves or []
     notes: list[str] = []
     for m in moves:
-        line = f"{m['slot']}) g{m['group']}: {m['explain']}"
+        line = f"{m['slot']}) g{m['group']}: {words.scrub(m['explain'])}"
         for r in m["revisions"]:
-            line += (f"\n   turul {r['at_round']} anulează turul {r['cancelled_round']}: {r['outcome']} "
+            line += (f"\n   turul {r['at_round']} anulează turul {r['cancelled_round']}: {words.status(r['outcome'])} "
                      f"{r['old_score']}→{r['new_score']}" + (f" ({r['reason']})" if r["reason"] else "")
                      + (f", dispar {', '.join(r['words_gone'])}" if r["words_gone"] else ""))
         if m["penalty_points"]:
-            line += f"\n   penalizare {m['penalty']}: −{m['penalty_points']} (plafon A 6.3: {m['penalty_cap']})"
+            line += f"\n   {words.penalty(m['penalty'])}: −{m['penalty_points']} (plafon A 6.3: {m['penalty_cap']})"
         notes.append(line)
     if d.warning:
-        notes.append(f"avertisment: {d.warning} (art. {', '.join(d.articles)})")
+        notes.append(f"{words.warning(d.warning)} ({words.articles(d.articles)})")
     explanation = (d.explanation or {}).get("ro", "")
     extra = [p for p in explanation.split("; ") if p.startswith(("Anulez", "Verificare"))]
     notes += extra
     quiet = ("played", "missing")  # a missing slip says itself: "—" and 0
     if d.status not in quiet:
-        notes.insert(0, d.status)
+        notes.insert(0, words.status(d.status))
     kind = ("revised" if any(m["revisions"] for m in moves) else "penalty" if d.penalty
             else "zero" if d.credited == 0 else "warning" if d.warning else None)
     show = (bool(moves) and bool(kind or extra)) or d.status not in quiet
-    return RoundCells(" · ".join(_move_text(m) for m in moves) or ("—" if d.status == "missing" else d.status),
+    return RoundCells(" · ".join(_move_text(m) for m in moves) or ("—" if d.status == "missing" else words.status(d.status)),
                       d.credited, kind, "\n".join(notes) if show else "")
 
 

@@ -22,7 +22,7 @@ from werkzeug.exceptions import HTTPException
 
 from exitcodes import FluturasError
 
-from .. import claims
+from .. import claims, words
 from ..audit import entries
 from ..correction import close_round, correct_round, recorrect
 from ..errors import ReviewConflict, WorkflowError
@@ -33,7 +33,7 @@ from ..review import check_resolution, resolve
 from ..store import Store
 from . import security
 from .board import board_view
-from .i18n import LANGS, text
+from .i18n import LANGS, Words, text
 from .pages import hall_page, player_rounds, round_page
 from .queue import cards, correction_from, current_round, parse_correction, preview_decision
 from .slipcrop import crop, image_path
@@ -83,7 +83,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
 
     @app.context_processor
     def _helpers() -> dict[str, Any]:
-        return {"t": lambda key: text(key, g.lang), "lang": g.lang, "csrf": security.csrf_token(),
+        return {"t": lambda key: text(key, g.lang), "w": Words(g.lang), "lang": g.lang, "csrf": security.csrf_token(),
                 "arbiter": security.arbiter(), "can_discard": undo_action("discard_slip") is not None,
                 "can_move": undo_action("move_slip") is not None}
 
@@ -237,7 +237,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
             flash(f"{text('conflict', g.lang)}: {exc}", "error")
             return redirect(back(queue_url(item=item_id)))
         claims.release(store, item_id, who)
-        flash(f"{text('saved', g.lang)}: #{item_id}" + (f" {correction}" if correction else ""), "ok")
+        flash(f"{text('saved', g.lang)}: #{item_id}" + (f" ({words.summary(correction, g.lang)})" if correction else ""), "ok")
         return redirect(back(queue_url()))
 
     @app.post("/queue/<id:item_id>/accept")
@@ -367,7 +367,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
     def round_correct(number: int):
         try:
             done = correct_round(store, _game_id(), number, actor())
-            flash(f"round {done.round}: {done.counts}" + (f"; {done.held} slips held in review" if done.held else ""), "ok")
+            flash(words.corrected(done.round, done.counts, done.held, g.lang), "ok")
         except FluturasError as exc:
             flash(str(exc), "error")
         return redirect(url_for("round_view", round=number))
@@ -441,7 +441,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
                                  form.get("reason", ""), who, datetime.now().astimezone(), change)
                 gid, status, appeal_id = game.id, row.status, row.id
             recorrect(store, gid, who)
-            flash(f"appeal #{appeal_id}: {status}", "ok")
+            flash(words.appeal_filed(appeal_id, status, g.lang), "ok")
         except FluturasError as exc:
             flash(f"{text('conflict', g.lang)}: {exc}", "error")
         return redirect(back(url_for("results_view")))

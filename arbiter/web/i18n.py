@@ -40,7 +40,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "claim": ("Preia", "Claim"),
     "new_decision": ("Decizia nouă (încă nesalvată)", "The new decision (not saved yet)"),
     "image_missing": ("imaginea lipsește", "image missing"),
-    "keys_queue": ("Taste: 1–9 acceptă varianta, a acceptă citirea, e corectează, Enter previzualizează apoi salvează, j/k următorul/precedentul, x sare",
+    "keys_queue": ("Taste: 1–9 acceptă varianta, a acceptă citirea, e corectează, Enter previzualizează apoi salvează, j/k următorul/precedentul, x sare peste",
                    "Keys: 1–9 accept a candidate, a accept the reading, e correct, Enter preview then save, j/k next/previous, x skip"),
     "slips_filed": ("fluturași depuși", "slips filed"),
     "decided": ("decise", "decided"),
@@ -93,6 +93,16 @@ TEXTS: dict[str, tuple[str, str]] = {
     "not_found": ("Pagina nu există (sau nu ține de această partidă).", "No such page (or not of this game)."),
     "wrong_token": ("Cheia de acces nu este cea tipărită de server.", "The access token is not the one the server printed."),
     "export_failed": ("Exportul nu poate fi scris", "The export cannot be written"),
+    "round_short": ("T", "R"),
+    "problem": ("Nu se poate", "Not possible"),
+    "table_short": ("M", "T"),
+    "unclear": ("Neclar", "Unclear"),
+    "round_state": ("Starea", "State"),
+    "eliminated_short": ("elim.", "elim."),
+    "equal_tops": ("Topuri egale", "Equal tops"),
+    "pause": ("pauză", "pause"),
+    "record": ("Înregistrare", "Record"),
+    "closed_round": ("închis", "closed"),
 }
 
 # Every step of a round (setup_pages, round_pages, upload, grid): the game, the seating, the desk, the grid.
@@ -243,3 +253,20 @@ def text(key: str, lang: str) -> str:
     if pair is None:
         return key
     return pair[LANGS.index(lang) if lang in LANGS else 0]
+
+
+class Words:
+    """`arbiter.words` bound to the page's language: templates say `w.status(code)`, `w.ruling(d)`."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang if lang in LANGS else LANGS[0]
+
+    def __getattr__(self, name: str):
+        from functools import partial
+
+        from .. import words
+
+        found = getattr(words, name)
+        if name in ("articles", "status_class"):
+            return found
+        return partial(found, lang=self.lang)

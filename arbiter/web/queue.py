@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from ..claims import live_claimant
 from ..errors import WorkflowError
+from ..games import players
 from ..judging import build_case, decisions_of, run_judge
 from ..models import Game, ReviewItem, Round, Slip
 from ..readings import ALIASES, NUMERIC, read_field
@@ -31,6 +32,7 @@ class Card:
     candidates: tuple[dict[str, Any], ...]
     claimed_by: str | None
     doubtful: dict[str, list[int] | None]
+    player: str | None = None  # the name seated at the card's table (the seating), for the arbiter's eye
 
 
 def candidates_of(session: Session, item: ReviewItem, has_column: bool | None = None) -> list[dict[str, Any]]:
@@ -100,6 +102,16 @@ def in_range(table: int | None, tables: tuple[int, int] | None) -> bool:
     return tables is None or table is None or tables[0] <= table <= tables[1]
 
 
+def by_probability(candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The candidates most likely first (the decoder lists the rest by points at stake): the number
+    the arbiter presses is the candidate's rank."""
+    def likely(c: dict[str, Any]) -> float:
+        p = c.get("probability")
+        return float(p) if isinstance(p, (int, float)) else 0.0
+
+    return sorted(candidates, key=lambda c: -likely(c))
+
+
 def cards(session: Session, game: Game, round_no: int | None, tables: tuple[int, int] | None = None,
           now: datetime | None = None) -> list[Card]:
     waiting = select(ReviewItem.slip_id).where(ReviewItem.game_id == game.id, ReviewItem.state == "open")
@@ -107,13 +119,14 @@ def cards(session: Session, game: Game, round_no: int | None, tables: tuple[int,
     entries = [e for e in queue(session, game.id, round_no) if in_range(e.table, tables)]
     items = {i.id: i for i in session.scalars(select(ReviewItem).where(ReviewItem.id.in_([e.item_id for e in entries])))}
     has_column = "candidates" in _review_columns(session)
+    names = {p.table_no: p.name for p in players(session, game)}
     out = []
     for e in entries:
         item = items[e.item_id]
         cands = candidates_of(session, item, has_column)
         slip = slips.get(e.slip_id)
-        out.append(Card(e, stake(e, cands), tuple(cands), live_claimant(item, now),
-                        doubtful_fields(slip.reading if slip else None, cands)))
+        out.append(Card(e, stake(e, cands), tuple(by_probability(cands)), live_claimant(item, now),
+                        doubtful_fields(slip.reading if slip else None, cands), names.get(e.table)))
     return sorted(out, key=lambda c: (-c.stake, c.entry.table if c.entry.table is not None else -1, c.entry.item_id))
 
 

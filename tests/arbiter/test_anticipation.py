@@ -5,6 +5,7 @@ round points that `fluturas judge` gives for the same game file — the store ad
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -91,9 +92,10 @@ def test_the_sample_game_through_the_workflow_gives_the_judges_totals(tmp_path):
     ws = openpyxl.load_workbook(out / "game1.xlsx")["Anticipație"]
     assert ws.freeze_panes == "C5"
     notes = {c.coordinate: c.comment.text for r in ws.iter_rows() for c in r if c.comment}
-    assert any("WITHDRAWN 3→0" in n for n in notes.values())  # Ana's round 2, cancelled in round 3
+    assert any("depunere anulată de jucător 3→0" in n for n in notes.values())  # Ana's round 2, cancelled in round 3
     assert any("Verificare: LAC DA" in n for n in notes.values())
-    assert any("SCORE_WRONG" in n for n in notes.values())
+    assert any("avertisment: punctaj greșit" in n for n in notes.values())
+    assert not any(re.search(r"\b[A-Z]+_[A-Z_]+\b|RULES\.md", n) for n in notes.values())  # words, not codes
 
     store = open_store(db)
     with store.session() as s:

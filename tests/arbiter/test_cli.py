@@ -59,7 +59,8 @@ def test_round_loop_end_to_end(tmp_path):
     assert "16 decisions changed" in run(db, "round", "correct")
     run(db, "results", "provisional", "--deadline", "23:59", code=2)
     out = run(db, "review", input="a\nH4 is the only square\n")
-    assert "round 1, table 12 — decision: judge flagged: SIGN_AMBIGUOUS" in out and out.count("done") == 1
+    assert "round 1, table 12 (" in out and "— ruling to check: several squares give a legal move with one sign changed" in out
+    assert out.count("done") == 1
     assert "the review queue is empty" in run(db, "review")
     assert "0 decisions changed" in run(db, "round", "correct")
     assert run(db, "round", "close").splitlines() == [

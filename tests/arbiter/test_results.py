@@ -102,7 +102,7 @@ def test_xlsx_csv_html_read_back(store, tmp_path):
     assert sheet_totals(tmp_path / "a.xlsx") == {1: 26, 2: 46, 3: 40}  # formulas, recalculated by LibreOffice
     assert [rows[t][header.index("Loc")].value for t in (1, 2, 3)] == [3, 1, 2]
     zero = rows[1][header.index("T2")]
-    assert zero.fill.fgColor.rgb.endswith(FILLS["zero"][0]) and "incorrect" in zero.comment.text
+    assert zero.fill.fgColor.rgb.endswith(FILLS["zero"][0]) and "depunere incorectă" in zero.comment.text
     warned = rows[2][header.index("T1")]
     assert warned.fill.fgColor.rgb.endswith(FILLS["warning"][0]) and "D 6.2.d" in warned.comment.text
     assert ws.freeze_panes == "D5" and ws.print_title_rows == "$3:$3" and ws.page_setup.orientation == "landscape"

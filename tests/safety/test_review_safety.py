@@ -18,7 +18,7 @@ def test_accept_refused_for_a_slip_with_no_table(game, tmp_path):
     ((item, table, reason),) = open_items(game)
     assert table is None and "table number unreadable" in reason
     out = cli(game, "review", input="a\nq\n").output
-    assert "table ?" in out and '"table": 16' in out and "this slip has no table" in out
+    assert "table ?" in out and "reading: R1 T16 " in out and "this slip has no table" in out
     assert open_items(game) == [(item, None, reason)]  # still waiting, nothing accepted
     assert rows(game, "SELECT count(*) FROM audit_log WHERE action = 'review.resolve' AND entity_id = ?",
                 str(item)) == [(0,)]

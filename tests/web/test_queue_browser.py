@@ -32,7 +32,7 @@ def test_queue_cleared_by_keyboard_then_totals_on_results(browser, serve, store,
     page.keyboard.type("word=MODEL")
     page.keyboard.press("Enter")  # preview: the decision it gives, not yet saved
     decision = page.locator("#preview-decision").inner_text()
-    assert "VALID" in decision and "26" in decision
+    assert "depunere corectă" in decision and "26" in decision
     with store.session() as s:
         assert s.scalar(select(Slip).where(Slip.table_no == 2)).content["word"] == "M0DEL"
     page.keyboard.press("Enter")  # save

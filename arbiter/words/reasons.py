@@ -1,0 +1,108 @@
+"""Why a slip waits in the review queue, in the arbiter's words: the reason the store keeps (the
+scanner's and the decoder's sentences) said again, the decoder's figures as a percentage and the
+slip's boxes by name ("sigur 71 %: căsuțele punctajului sunt neclare")."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .rulings import EN, RO, _pick, _plain, flag
+
+# The slip's fields as printed on it (D 5.3.5), with the genitive for "the boxes of ...".
+_FIELD: dict[str, tuple[str, str, str]] = {  # field: (Romanian, Romanian genitive, English)
+    "round": ("tur", "turului", "round"),
+    "table": ("masă", "mesei", "table"),
+    "score": ("punctaj", "punctajului", "score"),
+    "total": ("total", "totalului", "total"),
+    "position": ("poziție", "poziției", "position"),
+    "word": ("depunere", "cuvântului", "word"),
+    "jokers": ("joker", "jokerului", "joker"),
+}
+_KIND = {"reading": ("citire nesigură", "unsure reading"), "decision": ("decizie de verificat", "ruling to check")}
+def kind(code: Any, lang: str = RO) -> str:
+    return _pick(_KIND[code], lang) if code in _KIND else _plain(code)
+
+
+def field(name: str, lang: str = RO) -> str:
+    entry = _FIELD.get(name)
+    return (entry[2] if lang == EN else entry[0]) if entry else _plain(name)
+
+
+def _boxes_of(fields: list[str], lang: str) -> str:
+    if lang == EN:
+        return "the " + " and ".join(_FIELD.get(f, (f, f, f))[2] for f in fields) + " boxes are unclear"
+    return "căsuțele " + " și ale ".join(_FIELD.get(f, (f, f, f))[1] for f in fields) + " sunt neclare"
+
+
+def _percent(p: str | float) -> str:
+    return f"{round(100 * float(p))} %"
+
+
+_PIECES: tuple[tuple[re.Pattern[str], Any], ...] = (
+    (re.compile(r"^decoder: table unreadable or not seated$"),
+     lambda m, lang: "table unreadable or not seated" if lang == EN else "masa nu se citește sau nu are jucător"),
+    (re.compile(r"^(?:decoder: )?table number unreadable$"),
+     lambda m, lang: "the table number is unreadable" if lang == EN else "numărul mesei nu se citește"),
+    (re.compile(r"^table (\d+) is not seated$"),
+     lambda m, lang: f"table {m[1]} has no player" if lang == EN else f"la masa {m[1]} nu stă niciun jucător"),
+    (re.compile(r"^(?:decoder: )?the (?:slip|QR) says round (\d+), (?:this is|filed in) round (\d+)$"),
+     lambda m, lang: (f"the slip says round {m[1]}, filed in round {m[2]}" if lang == EN
+                      else f"fluturașul spune turul {m[1]}, depus în turul {m[2]}")),
+    (re.compile(r"^unsure: (.+)$"),
+     lambda m, lang: ("unsure: " if lang == EN else "nesigur: ") + ", ".join(field(f.strip(), lang) for f in m[1].split(","))),
+    (re.compile(r"^judge flagged: (.+)$"),
+     lambda m, lang: "; ".join(flag(f.strip(), lang) for f in m[1].split(","))),  # the item's kind says "to check"
+    (re.compile(r"^(?:decoder: )?another slip of this round also claims table (\d+)$"),
+     lambda m, lang: (f"another slip of this round also claims table {m[1]}" if lang == EN
+                      else f"alt fluturaș din acest tur are tot masa {m[1]}")),
+    (re.compile(r"^the slip was printed for game .*$"),
+     lambda m, lang: "the slip was printed for another game" if lang == EN else "fluturașul a fost tipărit pentru altă partidă"),
+)
+_DECODER = re.compile(r"^decoder: ([\d.]+) sure of ")
+_AGAINST_BOXES = re.compile(r"boxes ([^;]+)")
+_BOX = re.compile(r"([a-z_]+)\[\d+\]")
+
+
+def _decoder(text: str, lang: str) -> str:
+    """"decoder: 0.712 sure of … boxes score[2]" → "sigur 71 %: căsuțele punctajului sunt neclare"."""
+    sure = _DECODER.match(text)
+    head = ("{} sure" if lang == EN else "sigur {}").format(_percent(sure[1])) if sure else ""
+    fields: list[str] = []
+    boxes = _AGAINST_BOXES.search(text)
+    for name in _BOX.findall(boxes[1] if boxes else ""):
+        if name not in fields:
+            fields.append(name)
+    parts = [_boxes_of(fields, lang)] if fields else []
+    if "the ink alone reads" in text:
+        parts.append("the ink alone gives another ruling" if lang == EN else "cerneala singură dă altă decizie")
+    if not parts:
+        parts.append("the reading is unsure" if lang == EN else "citirea este nesigură")
+    return f"{head}: {'; '.join(parts)}" if head else "; ".join(parts)
+
+
+def review_reason(reason: str | None, lang: str = RO) -> str:
+    """Why a slip waits for an arbiter, from the reason the store keeps: each known sentence in the
+    arbiter's words; the decoder's figures as a percentage and the slip's boxes by name."""
+    if not reason:
+        return ""
+    pieces = reason.split("; ")
+    out: list[str] = []
+    i = 0
+    while i < len(pieces):
+        piece = pieces[i]
+        if _DECODER.match(piece):  # the decoder's doubt runs on over its own "; against …" pieces
+            j = i + 1
+            while j < len(pieces) and (pieces[j].startswith("against ") or pieces[j].startswith("the ink alone")):
+                j += 1
+            out.append(_decoder("; ".join(pieces[i:j]), lang))
+            i = j
+            continue
+        for pattern, say in _PIECES:
+            m = pattern.match(piece)
+            if m:
+                out.append(say(m, lang))
+                break
+        else:
+            out.append(piece.removeprefix("decoder: "))
+        i += 1
+    return "; ".join(out)

@@ -1,0 +1,132 @@
+"""What a person reads speaks the arbiter's language: every page of the demo game, reached by its
+links in a real browser, in Romanian and in English, shows no rule code (SCORE_WRONG, VALID), no
+`RULES.md`, no Python or JSON value, no `None`/`True`, no traceback and no decoder figures; the
+English switch leaves no Romanian ruling behind. The sheet's notes are read back the same way."""
+from __future__ import annotations
+
+import io
+import re
+from urllib.parse import urlsplit
+
+import pytest
+from openpyxl import load_workbook
+
+from arbiter import words
+from arbiter.web.app import create_app
+from corrector.judging.rulings import Flag, PenaltyKind, Status, WarningKind
+from corrector.reasons import Reason
+
+from .conftest import sign_in
+from .test_demo_screenshots import open_demo
+
+CODE_NAMES = sorted({m.name for e in (Status, WarningKind, PenaltyKind, Flag, Reason) for m in e}, key=len, reverse=True)
+FORBIDDEN = {
+    "a rule code": re.compile(r"\b(?:" + "|".join(CODE_NAMES) + r")\b"),
+    "an upper-case code": re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b"),
+    "the digest's name": re.compile(r"RULES\.md|§"),
+    "a Python or JSON value": re.compile(r"[{\[]\s*['\"]|\w\[\d+\]|\b(?:None|True|False)\b"),
+    "a traceback": re.compile(r"Traceback|\b\w+Error\b|\bline \d+, in\b"),
+    "the decoder's figures": re.compile(r"\bsure of\b|\bdecoder\b|0\.\d{3}"),
+    "a file name": re.compile(r"[\w/-]+\.(?:png|jpe?g|pdf|jsonl?|db|txt|csv|xlsx|html?)\b"),
+}
+ROMANIAN_ONLY = re.compile(r"\b(?:valid|penalised|incorrect|averaged|reading|unsure|against|judge flagged)\b")
+ENGLISH_ONLY = re.compile(r"depunere corectă|depunere incorectă|avertisment|penalizare|Coada de revizuire|Motiv")
+VISIBLE_ATTRIBUTES = "Array.from(document.querySelectorAll('[title],[alt],option')).map(e => e.title || e.alt || e.textContent).join('\\n')"
+
+
+@pytest.fixture(scope="module")
+def demo_store(tmp_path_factory):
+    found = open_demo(tmp_path_factory.mktemp("demo"))
+    yield found
+    found[0].close()
+
+
+def problems(text: str, lang: str) -> list[str]:
+    found = [f"{what}: {text[max(0, m.start() - 30):m.end() + 30]!r}" for what, pattern in FORBIDDEN.items()
+             for m in pattern.finditer(text)]
+    if lang == "ro":
+        found += [f"English code word: {text[max(0, m.start() - 30):m.end() + 30]!r}" for m in ROMANIAN_ONLY.finditer(text)]
+    else:
+        found += [f"Romanian left in English: {text[max(0, m.start() - 30):m.end() + 30]!r}" for m in ENGLISH_ONLY.finditer(text)]
+    return found
+
+
+def crawl(page, url: str, lang: str, seeds: tuple[str, ...]) -> dict[str, list[str]]:
+    """Every page reachable by links from the seeds (no exports, images or language switch)."""
+    page.goto(f"{url}/queue?lang={lang}")
+    todo, seen, bad = [f"{url}{s}" for s in seeds], set(), {}
+    while todo and len(seen) < 120:
+        target = todo.pop(0)
+        if target in seen:
+            continue
+        seen.add(target)
+        page.goto(target)
+        text = page.inner_text("body") + "\n" + page.evaluate(VISIBLE_ATTRIBUTES)
+        found = problems(text, lang)
+        if found:
+            bad[urlsplit(target).path + "?" + urlsplit(target).query] = found[:5]
+        for href in page.eval_on_selector_all("a[href]", "els => els.map(e => e.href)"):
+            parts = urlsplit(href)
+            if (href.startswith(url) and "lang=" not in parts.query and not parts.path.startswith(("/export", "/slip"))
+                    and href.split("#")[0] not in seen):
+                todo.append(href.split("#")[0])
+    assert len(seen) >= len(seeds) + 5, f"only {len(seen)} pages reached"
+    return bad
+
+
+@pytest.mark.parametrize("lang", ["ro", "en"])
+def test_no_code_on_any_page_in_either_language(browser, serve, demo_store, lang):
+    store, demo_game, review_game, out = demo_store
+    seeds = ("/queue", "/round?round=1", "/hall", "/results", "/results/1", "/results/5", "/audit", "/login")
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    bad = {}
+    for game in (review_game, demo_game):
+        url = serve(create_app(store, game, image_roots=(out,)))
+        sign_in(page, url, "arbitru-demo")
+        bad.update({f"game {game} {k}": v for k, v in crawl(page, url, lang, seeds).items()})
+        if game == review_game:  # a typed correction's preview, then saving it: the decision and the flash
+            page.goto(f"{url}/queue")
+            page.wait_for_selector("#claim-status.ok")
+            page.keyboard.press("e")
+            page.keyboard.type("score=68")
+            page.keyboard.press("Enter")
+            page.wait_for_selector("#preview-decision")
+            bad.update({f"preview: {k}": [v] for k, v in enumerate(problems(page.inner_text("body"), lang))})
+            page.keyboard.press("Enter")
+            page.wait_for_selector(".flash.ok")
+            bad.update({f"saved: {k}": [v] for k, v in enumerate(problems(page.inner_text("body"), lang))})
+        else:  # correcting the round again: its one-line report
+            page.goto(f"{url}/round?round=1")
+            page.keyboard.press("c")
+            page.wait_for_selector(".flash.ok")
+            bad.update({f"corrected: {k}": [v] for k, v in enumerate(problems(page.inner_text("body"), lang))})
+    assert not bad, "\n".join(f"{where}: {found}" for where, found in bad.items())
+
+
+def test_the_rulings_in_the_rulebooks_words():
+    """D 6.1–6.3 by name, articles as "art. D 6.2.d", the decoder's doubt as a percentage and boxes."""
+    assert words.status("VALID") == "depunere corectă" and words.status("incorrect") == "depunere incorectă"
+    assert words.warning("SCORE_WRONG") == "avertisment: punctaj greșit"
+    assert words.penalty("ONE_SIGN_WRONG", "en") == "penalty: one sign wrong"
+    assert words.articles(["RULES.md §3.1 / D 6", "RULES.md §3 d / D 6.2.d"]) == "art. D 6.2.d"
+    assert words.articles(["RULES.md §3.1 / D 6", "RULES.md §3; §6 / D 8.2"]) == "art. D 8.2"
+    assert words.articles(["RULES.md §3.1 / D 6"]) == "art. D 6"
+    assert words.review_reason(
+        "decoder: 0.712 sure of valid 68, score wrong (table 1, H6 ECTOPIC, declared 66); against 0.245: valid 68 "
+        "(table 1, H6 ECTOPIC, declared 68), boxes score[2]; unsure: position, score") == \
+        "sigur 71 %: căsuțele punctajului sunt neclare; nesigur: poziție, punctaj"
+    assert words.summary({"score": 68, "jokers": [], "state": "filed", "source": "scans/p1.png"}) == "puncte 68, stare depus"
+
+
+def test_the_sheet_notes_speak_the_arbiters_words(demo_store):
+    """The exported sheet's cell notes (a warning, a penalty, an incorrect move) read back with openpyxl."""
+    store, demo_game, _review_game, out = demo_store
+    client = create_app(store, demo_game, image_roots=(out,)).test_client()
+    sheet = load_workbook(io.BytesIO(client.get("/export/xlsx").data))
+    notes = [c.comment.text for ws in sheet.worksheets for row in ws.iter_rows() for c in row if c.comment]
+    assert notes, "the demo round has a warning, a penalty and zeros: their cells carry notes"
+    text = "\n".join(notes)
+    assert "avertisment: punctaj greșit" in text and "penalizare: un semn greșit" in text and "art. D 6.3.b" in text
+    assert not problems(text, "ro")
+    page = client.get("/export/html").data.decode()
+    assert not FORBIDDEN["a rule code"].search(page)
