@@ -172,6 +172,7 @@ class Tally:
     clean: int = 0
     clean_flagged: int = 0
     by_mistake: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))  # slips, flagged, silent
+    wrong_sure: list = field(default_factory=list)  # (probability, slip) of wrong best readings: what sets a threshold
     errors: list = field(default_factory=list)
     doubts: list = field(default_factory=list)
     unmatched: int = 0
@@ -254,6 +255,8 @@ def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: lis
                  f"({got.reading.position} {got.reading.word} {got.reading.jokers} {got.reading.score} "
                  f"t{got.reading.table}) p={v.probability:.4f}")
         tally.add(truth, v.decided, right, where)
+        if decidable and not right:
+            tally.wrong_sure.append((v.probability, where))
         tally.ruled_out += bool(v.ruled_out) and not v.decided
         if not v.decided:
             tally.doubts.append(f"{label} slip {n}: {truth.mistake or 'clean'} written {truth.position} {truth.word} "
@@ -501,6 +504,9 @@ def main() -> int:
         print(f"calibrated thresholds {threshold:.6f} (ruling of the ink's best reading) and {overrule:.6f} "
               f"(overruling it) on {len(tally.scores)} calibration slips (margin {args.margin}): "
               f"{decided} would be decided, 0 of them wrong; stored in corrector/decoding/priors.json")
+        print("the surest wrong best readings, which set the thresholds:")
+        for p, where in sorted(tally.wrong_sure, reverse=True)[:8]:
+            print(f"  {where}")
         return 0
     report(tally, args, priors)
     return 0
