@@ -36,7 +36,7 @@ from scanner.pipeline import scan_page  # noqa: E402
 from scanner.reader import make_reader  # noqa: E402
 from scanner.source import Page  # noqa: E402
 from scanner.synth import fonts  # noqa: E402
-from scanner.synth.pen import MARK_WAYS, mark_kind  # noqa: E402
+from scanner.synth.pen import ALL_WAYS, MARK_WAYS, PEN_DOT_WAYS, mark_kind  # noqa: E402
 from scanner.synth.photo import photograph  # noqa: E402
 from scanner.synth.slip import PageStyle, SlipStyle, draw_slip, render_page  # noqa: E402
 from scanner.synth.strokes import FORM_NAMES  # noqa: E402
@@ -69,7 +69,7 @@ class Tally:
     cpu_seconds: float = 0.0
     real_digits: int = 0
     real_digits_right: int = 0
-    jokers: dict = field(default_factory=lambda: {way: [0, 0] for way in MARK_WAYS})  # way -> [found, total]
+    jokers: dict = field(default_factory=lambda: {way: [0, 0] for way in ALL_WAYS})  # way -> [found, total]
     joker_false: int = 0
     false_kinds: dict = field(default_factory=lambda: {"circle": 0, "dot": 0, "tick": 0})
     phantoms: int = 0  # boxes left empty but read as written
@@ -134,6 +134,8 @@ def main() -> int:
     ap.add_argument("--overrun-share", type=float, default=0.1, help="share of letters running into the box lines")
     ap.add_argument("--finetune-demo", action="store_true",
                     help="simulate arbiter corrections on one held-out hand, fine-tune, and compare")
+    ap.add_argument("--pen-dots", action="store_true",
+                    help="jokers also marked with ballpoint dots (0.6-1.0 mm, apart from or touching the letter)")
     ap.add_argument("--photos", action="store_true",
                     help="the same slips scanned and photographed with a phone on a table: compare them")
     args = ap.parse_args()
@@ -148,6 +150,11 @@ def main() -> int:
     tally, scan_seconds, _ = run(args, reader, t, fonts.resolve(split).paths, args.seed, args.slips)
     _report(tally, scan_seconds, reader.threshold, args)
     return 0
+
+
+def _ways(args) -> tuple[str, ...]:
+    """The ways joker marks are drawn, one drawn uniformly for each joker."""
+    return MARK_WAYS + PEN_DOT_WAYS if getattr(args, "pen_dots", False) else MARK_WAYS
 
 
 def run(args, reader, t, font_paths, seed: int, slips: int, real_share_pages: bool = True):
@@ -167,7 +174,8 @@ def run(args, reader, t, font_paths, seed: int, slips: int, real_share_pages: bo
         truths, images, drawings = [], [], []
         for _ in range(n):
             values, jokers = random_values(t, rng)
-            ways = {(f, i): MARK_WAYS[rng.integers(len(MARK_WAYS))] for f, idx in jokers.items() for i in idx}
+            pool = _ways(args)
+            ways = {(f, i): pool[rng.integers(len(pool))] for f, idx in jokers.items() for i in idx}
             drawing = draw_slip(t, values, rng, style, jokers, marks=ways)
             images.append(drawing.image)
             truths.append((values, jokers))
@@ -228,7 +236,8 @@ def photo_benchmark(args) -> int:
         truths, drawings = [], []
         for _ in range(n):
             values, jokers = random_values(t, rng)
-            ways = {(f, i): MARK_WAYS[rng.integers(len(MARK_WAYS))] for f, idx in jokers.items() for i in idx}
+            pool = _ways(args)
+            ways = {(f, i): pool[rng.integers(len(pool))] for f, idx in jokers.items() for i in idx}
             drawings.append(draw_slip(t, values, rng, style, jokers, marks=ways))
             truths.append((values, jokers))
         images = [d.image for d in drawings]
@@ -284,9 +293,9 @@ def _photo_report(scanned: Tally, photographed: Tally, extra: PhotoTally, scan_s
               f"wrong among them {tl.accepted_wrong}; false marks {tl.joker_false}")
         for ex in tl.wrong_examples:
             print(f"  accepted but wrong: {ex}")
-    dots = [photographed.jokers[w] for w in MARK_WAYS]
+    dots = [photographed.jokers[w] for w in ALL_WAYS]
     print(f"marks found         photographed {sum(f for f, _ in dots)}/{sum(n for _, n in dots)}; scanned "
-          f"{sum(f for f, _ in (scanned.jokers[w] for w in MARK_WAYS))}/{sum(n for _, n in (scanned.jokers[w] for w in MARK_WAYS))}")
+          f"{sum(f for f, _ in (scanned.jokers[w] for w in ALL_WAYS))}/{sum(n for _, n in (scanned.jokers[w] for w in ALL_WAYS))}")
     print(f"speed               scanned {scanned.slips / max(scan_seconds, 1e-9):.1f} slips/s; photographed "
           f"{photographed.slips / max(extra.seconds, 1e-9):.1f} slips/s (wall, scan only)")
 
@@ -356,6 +365,8 @@ def _report(tally: Tally, seconds: float, threshold: float, args) -> None:
     print(f"fields accepted     {pct(tally.accepted, tally.fields)}; errors among them "
           f"{pct(tally.accepted_wrong, tally.accepted)} ({tally.accepted_wrong})")
     for way, (found, total) in tally.jokers.items():
+        if way in PEN_DOT_WAYS and not total:
+            continue
         print(f"mark {way:<16}   found {found}/{total} ({pct(found, total)})")
     print(f"false marks         {tally.joker_false} ({', '.join(f'{k} {n}' for k, n in tally.false_kinds.items())})")
     print(f"phantom letters     {tally.phantoms}")
