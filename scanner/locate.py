@@ -166,15 +166,20 @@ def _assemblies(t: Template, markers: list[Marker], owned: dict) -> list[_Assemb
                 near = [d for d in near if d[0] < MATCH_TOLERANCE * diag]
                 if near:
                     members.append((min(near)[1], k))
-            key = tuple(sorted(n for n, _ in members))
-            if len(members) < 3 or key in seen:
-                continue
-            seen.add(key)
-            fitted = _fit(t, markers, members)
-            if fitted is None or fitted[1] > FIT_TOLERANCE:
-                continue
-            if _plausible(t, fitted[0], markers, set(key), owned):
-                out.append(_Assembly(t, key, fitted[0], fitted[1]))
+            # all the markers found where the pair predicts them; failing that, each one left out in turn
+            # (a neighbouring slip's marker of the same id may lie near where this slip's is missing)
+            sets = [members] + ([members[:2] + [m] for m in members[2:]] if len(members) == 4 else [])
+            for group in sets:
+                key = tuple(sorted(n for n, _ in group))
+                if len(group) < 3 or key in seen:
+                    continue
+                seen.add(key)
+                fitted = _fit(t, markers, group)
+                if fitted is None or fitted[1] > FIT_TOLERANCE:
+                    continue
+                if _plausible(t, fitted[0], markers, set(key), owned):
+                    out.append(_Assembly(t, key, fitted[0], fitted[1]))
+                    break
     return out
 
 
