@@ -13,6 +13,10 @@ hand's own glyphs, flagged 1, open-top 4, looped L from the held-out stroke draw
 letters run into the box lines.
 
     python benchmarks/scan_benchmark.py --photos --slips 400
+    python benchmarks/scan_benchmark.py --pen-dots --slips 400
+
+`--pen-dots` also marks jokers with ballpoint dots (scanner.synth.pen.PEN_DOT_WAYS: 0.6-1.0 mm across,
+barely wider than the strokes, apart from or touching the letter), each reported as its own way.
 
 `--photos` reads the same slips twice: scanned (4 to an A4 page at 150 dpi) and photographed with a
 phone as cut slips lying on a table (scanner.synth.photo: any rotation, 10-30° tilt, uneven light and
