@@ -275,6 +275,10 @@ def photo_benchmark(args) -> int:
                 extra.fields_missed += sum(1 for name, text in values.items() if text and name in t_fields)
                 continue
             score_slip(photographed, values, jokers, drawings[k].marks, matched[k], real, drawings[k].forms)
+        print(f"photo {p + 1}/{pages}: located {photographed.slips - photographed.slips_missed}/{photographed.slips}, "
+              f"phantoms {extra.phantoms}, fields right scanned {scanned.fields_right}/{scanned.fields} photographed "
+              f"{photographed.fields_right}/{photographed.fields + extra.fields_missed}, accepted wrong "
+              f"{scanned.accepted_wrong}/{photographed.accepted_wrong}", file=sys.stderr, flush=True)
     _photo_report(scanned, photographed, extra, scan_seconds, reader.threshold, args)
     return 0
 
