@@ -14,7 +14,7 @@ import numpy as np
 from scanner.errors import ImageReadError
 from scanner.fields import dropout, read_fields
 from scanner.locate import find_slips, rectify
-from scanner.quality import slip_warnings
+from scanner.quality import MIN_MARKER_PX, slip_warnings
 from scanner.reader import Reader, make_reader
 from scanner.reading import Reading
 from scanner.source import Page, expand, read_pages
@@ -66,6 +66,9 @@ def scan_page(page: Page, reader: Reader, reader_name: str, templates: tuple[Tem
         slip = rectify(red, loc, PX_PER_MM)  # only the red channel is ever read (D 3.2.b dropout)
         fields, cells = read_fields(slip, loc.template, reader, PX_PER_MM)
         warnings = slip_warnings(slip, loc.marker_px, loc.markers_found)
+        if loc.marker_px < MIN_MARKER_PX:  # far below the resolution the threshold was calibrated at: review it all
+            for f in fields.values():
+                f.accepted = False
         out.append(Reading(str(page.source), page.number, k, loc.template.id,
                            [[round(x, 1), round(y, 1)] for x, y in loc.corners_px], fields,
                            _read_qr(slip, loc.template, PX_PER_MM), reader_name, reader.threshold,

@@ -95,3 +95,15 @@ def test_a_slip_lying_on_another_ones_corner_makes_no_phantom_slip(tmp_path, dup
         assert np.abs(np.array(r.slip_box) - true).max() < 6, (k, r.slip_box, true.tolist())
     if 0 not in hits:  # the slip underneath cannot be located safely: the page says so
         assert any("incomplete_slip" in w for r in readings for w in r.warnings)
+
+
+def test_a_slip_photographed_below_scanning_resolution_goes_to_review(tmp_path, duplicat, style, options):
+    # markers of ~20 px: about 2.5 px a millimetre, far below the resolution the threshold was calibrated at;
+    # the reader can be sure and wrong there, so nothing is accepted without an arbiter
+    rng = np.random.default_rng(17)
+    photo = photograph(_slips(duplicat, rng, style), rng, PhotoStyle(marker_px=(20.0, 22.0), downscale_share=0.0))
+    readings = [r for r in scan_paths([write(tmp_path / "far.jpg", photo.image)], options) if r.template_id]
+    assert len(readings) >= 3
+    for r in readings:
+        assert any(w.startswith("low_resolution") for w in r.warnings), r.warnings
+        assert not any(f.accepted for f in r.fields.values()), {n: f.text for n, f in r.fields.items() if f.accepted}
