@@ -12,6 +12,18 @@ inside the box, across the box lines, open, off-centre; dot apart or touching; t
 on its own; a share of 1 4 7 L Z is written in continental forms (crossed 7 and Z on the held-out
 hand's own glyphs, flagged 1, open-top 4, looped L from the held-out stroke drawings), and some
 letters run into the box lines.
+
+    python benchmarks/scan_benchmark.py --photos --slips 400
+    python benchmarks/scan_benchmark.py --pen-dots --slips 400
+
+`--pen-dots` also marks jokers with ballpoint dots (scanner.synth.pen.PEN_DOT_WAYS: 0.6-1.0 mm across,
+barely wider than the strokes, apart from or touching the letter), each reported as its own way.
+
+`--photos` reads the same slips twice: scanned (4 to an A4 page at 150 dpi) and photographed with a
+phone as cut slips lying on a table (scanner.synth.photo: any rotation, 10-30° tilt, uneven light and
+a shadow, blur, JPEG, a third downscaled by a messaging app to ~1600 px), and compares them: slips
+located, phantom slips (a slip reported where none lies, or assembled from markers of several slips),
+fields right scanned and photographed, wrong fields accepted.
 """
 from __future__ import annotations
 
@@ -29,7 +41,8 @@ from scanner.pipeline import scan_page  # noqa: E402
 from scanner.reader import make_reader  # noqa: E402
 from scanner.source import Page  # noqa: E402
 from scanner.synth import fonts  # noqa: E402
-from scanner.synth.pen import MARK_WAYS, mark_kind  # noqa: E402
+from scanner.synth.pen import ALL_WAYS, MARK_WAYS, PEN_DOT_WAYS, mark_kind  # noqa: E402
+from scanner.synth.photo import photograph  # noqa: E402
 from scanner.synth.slip import PageStyle, SlipStyle, draw_slip, render_page  # noqa: E402
 from scanner.synth.strokes import FORM_NAMES  # noqa: E402
 from scanner.synth.values import random_values  # noqa: E402
@@ -62,7 +75,7 @@ class Tally:
     cpu_seconds: float = 0.0
     real_digits: int = 0
     real_digits_right: int = 0
-    jokers: dict = field(default_factory=lambda: {way: [0, 0] for way in MARK_WAYS})  # way -> [found, total]
+    jokers: dict = field(default_factory=lambda: {way: [0, 0] for way in ALL_WAYS})  # way -> [found, total]
     joker_false: int = 0
     false_kinds: dict = field(default_factory=lambda: {"circle": 0, "dot": 0, "tick": 0})
     phantoms: int = 0  # boxes left empty but read as written
@@ -130,9 +143,15 @@ def main() -> int:
     ap.add_argument("--overrun-share", type=float, default=0.1, help="share of letters running into the box lines")
     ap.add_argument("--finetune-demo", action="store_true",
                     help="simulate arbiter corrections on one held-out hand, fine-tune, and compare")
+    ap.add_argument("--pen-dots", action="store_true",
+                    help="jokers also marked with ballpoint dots (0.6-1.0 mm, apart from or touching the letter)")
+    ap.add_argument("--photos", action="store_true",
+                    help="the same slips scanned and photographed with a phone on a table: compare them")
     args = ap.parse_args()
     if args.finetune_demo:
         return finetune_demo(args)
+    if args.photos:
+        return photo_benchmark(args)
 
     t = load_template(args.template)
     reader = make_reader(args.reader, args.model)
@@ -144,6 +163,11 @@ def main() -> int:
 def real_digits(args) -> tuple[np.ndarray, np.ndarray]:
     """The real handwritten digits the benchmark writes: never trained nor calibrated on."""
     return mnist.load("test") if getattr(args, "digits", "mnist") == "mnist" else load_real_digits(REAL_DIGIT_EVAL)
+
+
+def _ways(args) -> tuple[str, ...]:
+    """The ways joker marks are drawn, one drawn uniformly for each joker."""
+    return MARK_WAYS + PEN_DOT_WAYS if getattr(args, "pen_dots", False) else MARK_WAYS
 
 
 def run(args, reader, t, font_paths, seed: int, slips: int, real_share_pages: bool = True):
@@ -163,7 +187,8 @@ def run(args, reader, t, font_paths, seed: int, slips: int, real_share_pages: bo
         truths, images, drawings = [], [], []
         for _ in range(n):
             values, jokers = random_values(t, rng)
-            ways = {(f, i): MARK_WAYS[rng.integers(len(MARK_WAYS))] for f, idx in jokers.items() for i in idx}
+            pool = _ways(args)
+            ways = {(f, i): pool[rng.integers(len(pool))] for f, idx in jokers.items() for i in idx}
             drawing = draw_slip(t, values, rng, style, jokers, marks=ways)
             images.append(drawing.image)
             truths.append((values, jokers))
@@ -176,6 +201,119 @@ def run(args, reader, t, font_paths, seed: int, slips: int, real_share_pages: bo
         tally.cpu_seconds += time.process_time() - c0
         kept += _score_page(tally, readings, truths, drawings, page_img.shape, n, real)
     return tally, scan_seconds, kept
+
+
+@dataclass
+class PhotoTally:
+    """What the phone photos add to a tally: slips found where they lie, and slips found where none lies."""
+
+    photos: int = 0
+    downscaled: int = 0
+    phantoms: int = 0  # readings of a slip where none lies, or not matching the slip's own corners
+    missed_downscaled: int = 0
+    fields_missed: int = 0  # written fields of slips not located
+    seconds: float = 0.0
+    marker_px: list = field(default_factory=list)
+
+
+def _slip_of(reading, outlines: list[np.ndarray]) -> int | None:
+    """Index of the slip whose own corners (TL, TR, BR, BL) the reading's outline matches, else None."""
+    if reading.slip_box is None:
+        return None
+    box = np.array(reading.slip_box, np.float64)
+    for k, o in enumerate(outlines):
+        diag = float(np.linalg.norm(o[2] - o[0]))
+        if np.linalg.norm(box - o, axis=1).max() < 0.06 * diag:
+            return k
+    return None
+
+
+def photo_benchmark(args) -> int:
+    """The same slips scanned and photographed: located, phantom slips, fields right, wrong fields accepted."""
+    t = load_template(args.template)
+    font_paths = fonts.writers(args.fonts).paths
+    reader = make_reader(args.reader, args.model)
+    rng = np.random.default_rng(args.seed)
+    digits, labels = real_digits(args)
+    scanned, photographed, extra = Tally(), Tally(), PhotoTally()
+    scan_seconds = 0.0
+    t_fields = {f.name for f in t.fields}
+    pages = (args.slips + args.per_page - 1) // args.per_page
+    for p in range(pages):
+        n = min(args.per_page, args.slips - p * args.per_page)
+        real = p % 2 == 0
+        style = SlipStyle(fonts=list(font_paths), real_digits=digits, real_digit_labels=labels,
+                          real_digit_share=1.0 if real else 0.0, continental_share=args.continental_share,
+                          continental_set="held_out", overrun_share=args.overrun_share)
+        truths, drawings = [], []
+        for _ in range(n):
+            values, jokers = random_values(t, rng)
+            pool = _ways(args)
+            ways = {(f, i): pool[rng.integers(len(pool))] for f, idx in jokers.items() for i in idx}
+            drawings.append(draw_slip(t, values, rng, style, jokers, marks=ways))
+            truths.append((values, jokers))
+        images = [d.image for d in drawings]
+        page_img = render_page(images, rng, PageStyle())
+        t0 = time.perf_counter()
+        readings = scan_page(Page(Path(f"page{p}"), 1, page_img), reader, args.reader, (t,))
+        scan_seconds += time.perf_counter() - t0
+        _score_page(scanned, readings, truths, drawings, page_img.shape, n, real)
+        photo = photograph(images, rng)
+        extra.photos += 1
+        extra.downscaled += photo.downscaled
+        extra.marker_px.append(photo.marker_px)
+        t0 = time.perf_counter()
+        readings = scan_page(Page(Path(f"photo{p}.jpg"), 1, photo.image), reader, args.reader, (t,))
+        extra.seconds += time.perf_counter() - t0
+        matched: dict[int, object] = {}
+        for r in readings:
+            if r.slip_box is None:
+                continue
+            k = _slip_of(r, photo.outlines)
+            if k is None or k in matched:
+                extra.phantoms += 1
+                continue
+            matched[k] = r
+        for k in range(n):
+            values, jokers = truths[k]
+            if k not in matched:
+                photographed.slips += 1
+                photographed.slips_missed += 1
+                extra.missed_downscaled += photo.downscaled
+                extra.fields_missed += sum(1 for name, text in values.items() if text and name in t_fields)
+                continue
+            score_slip(photographed, values, jokers, drawings[k].marks, matched[k], real, drawings[k].forms)
+        print(f"photo {p + 1}/{pages}: located {photographed.slips - photographed.slips_missed}/{photographed.slips}, "
+              f"phantoms {extra.phantoms}, fields right scanned {scanned.fields_right}/{scanned.fields} photographed "
+              f"{photographed.fields_right}/{photographed.fields + extra.fields_missed}, accepted wrong "
+              f"{scanned.accepted_wrong}/{photographed.accepted_wrong}", file=sys.stderr, flush=True)
+    _photo_report(scanned, photographed, extra, scan_seconds, reader.threshold, args)
+    return 0
+
+
+def _photo_report(scanned: Tally, photographed: Tally, extra: PhotoTally, scan_seconds: float, threshold: float,
+                  args) -> None:
+    pct = lambda a, b: f"{100.0 * a / b:.2f}%" if b else "n/a"  # noqa: E731
+    located = photographed.slips - photographed.slips_missed
+    print(f"reader {args.reader}, template {args.template}, fonts {args.fonts}, seed {args.seed}, threshold {threshold:.6f}")
+    print(f"phone photos        {extra.photos} ({extra.downscaled} downscaled by a messaging app); marker side at "
+          f"the photo's centre {min(extra.marker_px):.0f}-{max(extra.marker_px):.0f} px (median {np.median(extra.marker_px):.0f})")
+    print(f"slips located       scanned {scanned.slips - scanned.slips_missed}/{scanned.slips}; photographed "
+          f"{located}/{photographed.slips} ({pct(located, photographed.slips)}; "
+          f"{extra.missed_downscaled} missed on downscaled photos)")
+    print(f"phantom slips       {extra.phantoms} (photos)")
+    for label, tl, lost in (("scanned", scanned, 0), ("photographed", photographed, extra.fields_missed)):
+        print(f"{label:<13} fields right {pct(tl.fields_right, tl.fields + lost)} of {tl.fields + lost} (a slip not "
+              f"located counts its fields wrong; {pct(tl.fields_right, tl.fields)} of located slips); characters "
+              f"{pct(tl.chars - tl.char_errors, tl.chars)}; accepted {pct(tl.accepted, tl.fields)}, "
+              f"wrong among them {tl.accepted_wrong}; false marks {tl.joker_false}")
+        for ex in tl.wrong_examples:
+            print(f"  accepted but wrong: {ex}")
+    dots = [photographed.jokers[w] for w in ALL_WAYS]
+    print(f"marks found         photographed {sum(f for f, _ in dots)}/{sum(n for _, n in dots)}; scanned "
+          f"{sum(f for f, _ in (scanned.jokers[w] for w in ALL_WAYS))}/{sum(n for _, n in (scanned.jokers[w] for w in ALL_WAYS))}")
+    print(f"speed               scanned {scanned.slips / max(scan_seconds, 1e-9):.1f} slips/s; photographed "
+          f"{photographed.slips / max(extra.seconds, 1e-9):.1f} slips/s (wall, scan only)")
 
 
 def finetune_demo(args) -> int:
@@ -243,6 +381,8 @@ def _report(tally: Tally, seconds: float, threshold: float, args) -> None:
     print(f"fields accepted     {pct(tally.accepted, tally.fields)}; errors among them "
           f"{pct(tally.accepted_wrong, tally.accepted)} ({tally.accepted_wrong})")
     for way, (found, total) in tally.jokers.items():
+        if way in PEN_DOT_WAYS and not total:
+            continue
         print(f"mark {way:<16}   found {found}/{total} ({pct(found, total)})")
     print(f"false marks         {tally.joker_false} ({', '.join(f'{k} {n}' for k, n in tally.false_kinds.items())})")
     print(f"phantom letters     {tally.phantoms}")

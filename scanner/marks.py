@@ -32,6 +32,8 @@ DOT_RATIO = 1.75  # a dot's radius against the half-width of the letter's thicke
 DOT_SURE = 2.2  # a blob this much wider than the strokes is a dot wherever strokes leave it
 DOT_OUTSIDE = 0.2  # share of a dot touching the letter that lies outside the letter's outline
 DOT_CORE = 2.5  # largest core of a dot, against the core of a perfect disk
+PEN_DOT_MM = (0.6, 1.0)  # a ballpoint dot's diameter
+PEN_REACH = 0.25  # how far right of the box a dot is looked for (mm)
 TICK_INK = 0.06  # inked share of a tick-box's centre that counts as ticked
 DECIDE = 0.5
 
@@ -253,6 +255,18 @@ def find_dot(ink: np.ndarray, box: tuple[float, float, float, float], s: float,
         return 0.0, None
     u8 = ink.astype(np.uint8)
     dt = cv2.distanceTransform(u8, cv2.DIST_L2, 5)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(u8, connectivity=8)
+    pen = _pen_dot(dt, n, labels, stats, box, s)  # a ballpoint dot, barely wider than the strokes
+    blob = _blob_dot(ink, u8, dt, n, labels, stats, box, s)  # a pressed blob, clearly wider
+    return pen if pen[0] > blob[0] else blob
+
+
+def _blob_dot(ink: np.ndarray, u8: np.ndarray, dt: np.ndarray, n: int, labels: np.ndarray, stats: np.ndarray,
+              box: tuple[float, float, float, float], s: float) -> tuple[float, np.ndarray | None]:
+    """A blob clearly wider than the letter's strokes at its lower right, or a small solid blob apart."""
+    bx, by, bw, bh = box
+    x0, y0 = int(bx + 0.45 * bw), int(by + 0.5 * bh)
+    x1, y1 = int(bx + bw + 0.25 * s), int(by + bh + 0.5 * s)
     sub = dt[y0:y1, x0:x1]
     iy, ix = np.unravel_index(int(np.argmax(sub)), sub.shape)
     cy, cx, r = y0 + iy, x0 + ix, float(sub[iy, ix])
@@ -265,7 +279,6 @@ def find_dot(ink: np.ndarray, box: tuple[float, float, float, float], s: float,
     stroke = float(np.partition(others, int(0.9 * (len(others) - 1)))[int(0.9 * (len(others) - 1))]) if others.size else 1.0
     stroke = max(stroke, 1.0)  # the half-width of the letter's thickest strokes
     score = float(np.clip(0.5 + (r / stroke - DOT_RATIO) / 0.6, 0.0, 1.0))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(u8, connectivity=8)
     c = labels[cy, cx]
     alone = n > 2 and stats[c, cv2.CC_STAT_AREA] < stats[1:, cv2.CC_STAT_AREA].max()
     if score <= 0.3 and not alone:
@@ -304,6 +317,50 @@ def find_dot(ink: np.ndarray, box: tuple[float, float, float, float], s: float,
         if 0.12 * s * s <= area <= 4.5 * s * s and 0.6 <= w / max(h, 1) <= 1.6 and solid:
             score, disk = max(score, 0.9), labels == c
     return score, (disk & ink) if score > DECIDE else None
+
+
+def _ridge_median(dt: np.ndarray, mask: np.ndarray) -> float:
+    """Typical half-width of the strokes under `mask`: the median of the distance transform on their ridge."""
+    ridge = mask & (dt >= cv2.dilate(dt, np.ones((3, 3), np.uint8))) & (dt >= 1.0)
+    return float(np.median(dt[ridge])) if ridge.any() else 1.0
+
+
+def _pen_dot(dt: np.ndarray, n: int, labels: np.ndarray, stats: np.ndarray,
+             box: tuple[float, float, float, float], s: float) -> tuple[float, np.ndarray | None]:
+    """A ballpoint dot (0.6-1 mm across, barely wider than the strokes) apart from the letter: a small,
+    round, solid blob below and right of the letter's middle, at least 70 % as wide as its strokes.
+
+    Touching the letter, such a dot is left to `_blob_dot`: on shape alone it cannot be told from the
+    rounded end of a stroke (a C, an R's leg, a Z's foot written with a ballpoint's ball terminal)."""
+    bx, by, bw, bh = box
+    x0, y0 = int(bx + 0.45 * bw), int(by + 0.5 * bh)
+    x1, y1 = int(bx + bw + PEN_REACH * s), int(by + bh + 0.5 * s)
+    inbox = np.bincount(labels[int(by):int(by + bh), int(bx):int(bx + bw)].ravel(), minlength=n)
+    inbox[0] = 0
+    if inbox.max() == 0:
+        return 0.0, None
+    main = int(np.argmax(inbox))
+    letter = labels == main
+    ly, lx = np.nonzero(letter[int(by):int(by + bh), int(bx):int(bx + bw)])
+    lx0, lx1, ly0, ly1 = lx.min() + bx, lx.max() + bx, ly.min() + by, ly.max() + by
+    stroke = max(1.0, _ridge_median(dt, letter))
+    best, best_ink = 0.0, None
+    for c in range(1, n):  # apart: a small round solid blob
+        if c == main:
+            continue
+        x, y, w, h, area = stats[c]
+        cx, cy = x + w / 2, y + h / 2
+        if not (x0 <= cx < x1 and y0 <= cy < y1):
+            continue
+        r = float(dt[labels == c].max())
+        if not (np.pi * (PEN_DOT_MM[0] / 2 * 0.75 * s) ** 2 <= area <= 4.5 * s * s):
+            continue
+        if not (0.6 <= w / max(h, 1) <= 1.6 and area >= 0.6 * w * h and r >= 0.7 * stroke and max(w, h) <= 2.8 * r + 2):
+            continue
+        if cx < lx0 + 0.55 * (lx1 - lx0) or cy < ly0 + 0.55 * (ly1 - ly0):
+            continue
+        best, best_ink = 0.85, labels == c
+    return best, best_ink if best > DECIDE else None
 
 
 def _guesses(box: tuple[float, float, float, float], xs: np.ndarray, ys: np.ndarray, s: float) -> list:

@@ -14,14 +14,13 @@ import numpy as np
 from scanner.errors import ImageReadError
 from scanner.fields import dropout, read_fields
 from scanner.locate import find_slips, rectify
-from scanner.quality import slip_warnings
+from scanner.quality import MIN_MARKER_PX, slip_warnings
 from scanner.reader import Reader, make_reader
 from scanner.reading import Reading
 from scanner.source import Page, expand, read_pages
 from scanner.template import Template, builtin_templates, check_markers_unique
 
 PX_PER_MM = 8.0  # rectified slip resolution: a 6 mm box becomes 48 px
-DETECT_MAX_SIDE = 1300  # pages larger than this are downscaled for marker detection only
 
 
 @dataclass
@@ -61,22 +60,15 @@ def scan_page(page: Page, reader: Reader, reader_name: str, templates: tuple[Tem
     """Readings of every slip on one page (or one reading carrying the page's problem)."""
     gray = cv2.cvtColor(page.image, cv2.COLOR_BGR2GRAY) if page.image.ndim == 3 else page.image
     red = dropout(page.image)
-    scale = min(1.0, DETECT_MAX_SIDE / max(gray.shape))
-    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
-    found = find_slips(small, templates)
-    if found.orphans and scale < 1:  # a slip lost a marker at reduced size: look again at full size
-        retry = find_slips(gray, templates)
-        if len(retry.slips) > len(found.slips):
-            found, scale = retry, 1.0
+    found = find_slips(gray, templates)  # page pixels, whatever scale the markers were found at
     out: list[Reading] = []
-    to_page = np.diag([1 / scale, 1 / scale, 1.0])
     for k, loc in enumerate(found.slips):
-        loc = type(loc)(loc.template, to_page @ loc.homography,
-                        tuple((x / scale, y / scale) for x, y in loc.corners_px), loc.markers_found,
-                        loc.marker_px / scale)
         slip = rectify(red, loc, PX_PER_MM)  # only the red channel is ever read (D 3.2.b dropout)
         fields, cells = read_fields(slip, loc.template, reader, PX_PER_MM)
         warnings = slip_warnings(slip, loc.marker_px, loc.markers_found)
+        if loc.marker_px < MIN_MARKER_PX:  # far below the resolution the threshold was calibrated at: review it all
+            for f in fields.values():
+                f.accepted = False
         out.append(Reading(str(page.source), page.number, k, loc.template.id,
                            [[round(x, 1), round(y, 1)] for x, y in loc.corners_px], fields,
                            _read_qr(slip, loc.template, PX_PER_MM), reader_name, reader.threshold,

@@ -3,7 +3,9 @@
 A circle is drawn around the whole box or, as most players do, around the written letter with a
 ring 0.6-1.8 mm outside it: inside the box when the letter is small, across the box lines when it
 is not, not quite closed, or off-centre. A dot sits at the letter's lower right, apart from it or
-touching it. A tick crosses the tick-box under the box. Each way has a name the benchmark reports.
+touching it: a pressed blob clearly wider than the strokes, or a ballpoint dot 0.6-1.0 mm across that
+is barely wider than them (`dot_pen_apart`, `dot_pen_touching`, drawn only when asked for by name). A tick crosses the tick-box under the
+box. Each way has a name the benchmark reports.
 """
 from __future__ import annotations
 
@@ -18,7 +20,11 @@ CIRCLE_WAYS = ("circle_box", "circle_letter", "circle_inside", "circle_crossing"
 DOT_WAYS = ("dot_apart", "dot_touching")
 TICK_WAYS = ("tick",)
 MARK_WAYS = CIRCLE_WAYS + DOT_WAYS + TICK_WAYS
+PEN_DOT_WAYS = ("dot_pen_apart", "dot_pen_touching")  # ballpoint dots: asked for by name (benchmark --pen-dots)
+ALL_WAYS = MARK_WAYS + PEN_DOT_WAYS
 RING_GAP_MM = (0.6, 1.8)  # how far outside the letter players draw the ring
+PEN_DOT_MM = (0.6, 1.0)  # a ballpoint dot's diameter
+PEN_DOT_GAP_MM = (0.25, 0.7)  # how far a ballpoint dot drawn apart lies from the letter's ink
 INSIDE_FILL = (0.42, 0.55)  # letter height (share of the box) when the ring must fit inside the box
 
 
@@ -37,7 +43,7 @@ def mark_kind(way: str) -> str:
 
 def pick_way(kind: str, rng: np.random.Generator) -> str:
     """A way of drawing `kind` (circle | dot | tick | any), or the way itself when already one."""
-    if kind in MARK_WAYS:
+    if kind in ALL_WAYS:
         return kind
     ways = {"circle": CIRCLE_WAYS, "dot": DOT_WAYS, "tick": TICK_WAYS, "any": MARK_WAYS}[kind]
     return ways[rng.integers(len(ways))]
@@ -114,6 +120,9 @@ def draw_dot(ink: np.ndarray, way: str, box: Rect, letter: Written, s: float, rn
 
     A dot is a blob pressed with the pen that wrote the letter: clearly wider than the letter's strokes.
     """
+    if way.startswith("dot_pen"):
+        _draw_pen_dot(ink, way, box, letter, s, rng, pen)
+        return
     written = (letter.cell > 0.3).astype(np.uint8)
     half_stroke = float(np.percentile(cv2.distanceTransform(written, cv2.DIST_L2, 3)[written > 0], 90)) if written.any() else 0.0
     radius = max(pen * 1.2, rng.uniform(0.45, 0.65) * s, rng.uniform(2.0, 2.6) * half_stroke)
@@ -132,6 +141,46 @@ def draw_dot(ink: np.ndarray, way: str, box: Rect, letter: Written, s: float, rn
     shift = 4
     cv2.circle(ink, (int(cx * (1 << shift)), int(cy * (1 << shift))), int(radius * (1 << shift)), 1.0, -1,
                cv2.LINE_AA, shift)
+
+
+def _draw_pen_dot(ink: np.ndarray, way: str, box: Rect, letter: Written, s: float, rng: np.random.Generator,
+                  pen: int) -> None:
+    """A ballpoint dot 0.6-1.0 mm across beside the letter's lower right, barely wider than its strokes:
+    apart from the letter (0.25-0.7 mm from its ink) or pressed on the end of its last stroke."""
+    written = (letter.cell > 0.3).astype(np.uint8)
+    ys, xs = np.nonzero(written)
+    dt = cv2.distanceTransform(written, cv2.DIST_L2, 3)
+    half_stroke = float(np.median(dt[dt >= np.maximum(1.0, cv2.dilate(dt, np.ones((3, 3), np.uint8)))])) if len(xs) else 1.0
+    radius = min(max(rng.uniform(*PEN_DOT_MM) * s / 2, half_stroke * rng.uniform(1.3, 1.6), pen * 0.75),
+                 PEN_DOT_MM[1] * 0.55 * s)  # at most 1.1 mm across, even beside a broad stroke
+    if not len(xs):
+        cx, cy = (box.x + box.w - 1.0) * s, (box.y + box.h - 1.0) * s
+    else:
+        # the letter's ink nearest to its lower-right corner, and the way out of the letter from there
+        corner = np.array([xs.max(), ys.max()], np.float64)
+        pts = np.stack([xs, ys], axis=1)
+        p = pts[int(np.argmin(((pts - corner) ** 2).sum(axis=1)))].astype(np.float64)
+        theta = np.radians(rng.uniform(10, 80))  # to the right and below
+        u = np.array([np.cos(theta), np.sin(theta)])
+        if way == "dot_pen_apart":
+            step = 0.0
+            gap = rng.uniform(*PEN_DOT_GAP_MM) * s
+            while step < 4 * s:  # walk out until the dot's edge is `gap` from every ink pixel
+                q = p + u * step
+                if float(np.sqrt(((pts - q) ** 2).sum(axis=1)).min()) >= radius + gap:
+                    break
+                step += 0.5
+            centre = p + u * step
+        else:  # on the stroke's end: the dot's centre within its radius of the ink
+            centre = p + u * radius * rng.uniform(0.2, 0.6)
+        cx, cy = np.array(letter.origin, np.float64) + centre
+        # beside the box's corner at most: a letter that fills its box gets its dot on the box line
+        cx = min(cx, (box.x + box.w + 0.15) * s)
+        cy = min(cy, (box.y + box.h + 0.35) * s)
+    shift = 4
+    axes = (int(radius * (1 << shift)), int(radius * rng.uniform(0.8, 1.0) * (1 << shift)))
+    cv2.ellipse(ink, (int(cx * (1 << shift)), int(cy * (1 << shift))), axes, rng.uniform(0, 180), 0, 360, 1.0, -1,
+                cv2.LINE_AA, shift)
 
 
 def draw_tick(ink: np.ndarray, tick: Rect, s: float, rng: np.random.Generator, pen: int) -> None:
