@@ -204,16 +204,24 @@ def write_exports(session: Session, game: Game, out: Path, stem: str | None = No
 
 
 def ready_folder(out: Path) -> Path:
-    """The export folder checked (made if missing, writable) before a publication is stored, so
-    `results provisional|final --out FILE` refuses without publishing anything."""
+    """The export folder checked (a folder, or one that can be made, and writable) before a
+    publication is stored, so `results provisional|final --out FILE` refuses without publishing
+    anything; nothing is made here, so a publication refused later leaves no folder behind."""
     import os
 
-    from .errors import FileAccess
+    from .errors import ExportError, FileAccess
 
-    folder = kit.out_folder(out)
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise FileAccess(f"{folder}: the export folder cannot be written; nothing was published")
-    return folder
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ExportError(f"{out}: --out must be a folder, and this is a file")
+    existing = out
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ExportError(f"{out}: --out must be a folder, and {existing} is a file")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise FileAccess(f"{existing}: the export folder cannot be written; nothing was published")
+    return out
 
 
 @dataclass(frozen=True)

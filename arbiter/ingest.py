@@ -135,7 +135,8 @@ def _file(store: Store, game_id: int, round_number: int, reading: SlipReading, a
         if refused:
             return Filed("refused", 0, None, reading.source, (refused,)), None
         ink = reading.raw.get("ink") if isinstance(reading.raw.get("ink"), str) else None
-        twin, far = nearest_paper(session, game_id, ink, None if same is None else same.id)
+        twin, far = nearest_paper(session, game_id, ink, None if same is None else same.id,
+                                  reading.sha256, reading.raw.get("qr"))
         if twin is not None and far <= paper.SAME and same is not None:
             return Filed("duplicate", twin.id, twin.table_no, reading.source), None  # discarded bytes of a filed paper
         table = reading.table if "table" not in reading.unsure else None
@@ -248,15 +249,22 @@ def _open_item(session: Session, slip: Slip, rnd: Round, reason: str) -> str:
     return f"{slip.source} — {reason} (item {have})"
 
 
-def nearest_paper(session: Session, game_id: int, ink: str | None, besides: int | None) -> tuple[Slip | None, float]:
-    """The stored slip (not discarded) whose ink is nearest this print, and how far (`arbiter.paper`)."""
+def nearest_paper(session: Session, game_id: int, ink: str | None, besides: int | None,
+                  image: str | None = None, qr: str | None = None) -> tuple[Slip | None, float]:
+    """The stored slip (not discarded) whose ink is nearest this print, and how far (`arbiter.paper`).
+    Never a slip of the same image (a page holds a paper once) nor a pre-filled slip whose QR names
+    another table or round (two printed papers): however alike two hands write one move, those are
+    two papers."""
     if ink is None:
         return None, float("inf")
     best, far = None, float("inf")
-    query = select(Slip.id, Slip.ink_print).where(Slip.game_id == game_id, Slip.ink_print.is_not(None),
-                                                  Slip.state != "discarded")
-    for slip_id, other in session.execute(query):
-        if slip_id == besides:
+    query = select(Slip.id, Slip.ink_print, Slip.sha256, Slip.reading).where(
+        Slip.game_id == game_id, Slip.ink_print.is_not(None), Slip.state != "discarded")
+    for slip_id, other, other_image, other_reading in session.execute(query):
+        if slip_id == besides or (image is not None and other_image == image):
+            continue
+        other_qr = other_reading.get("qr") if isinstance(other_reading, dict) else None
+        if qr and other_qr and qr != other_qr:
             continue
         d = paper.distance(ink, other)
         if d < far:

@@ -31,6 +31,8 @@ _ACTION = {
     "game.groups": ("grupele partidei", "the game's groups"), "game.group_order": ("ordinea grupelor", "order of the groups"),
     "tournament.new": ("turneu nou", "new tournament"), "player.seat": ("jucător așezat", "player seated"),
     "player.groups": ("grupele jucătorului", "the player's groups"),
+    "player.add": ("jucător adăugat", "player added"), "player.edit": ("jucător modificat", "player changed"),
+    "player.remove": ("jucător scos", "player removed"), "scan.pile": ("teanc scanat", "pile scanned"),
     "results.provisional": ("rezultate provizorii", "provisional results"), "results.final": ("rezultate finale", "final results"),
     "results.reopen": ("rezultate redeschise", "results reopened"),
 }
@@ -50,7 +52,8 @@ _KEY = {  # audit record keys, as a person names them
     "action": ("", ""), "correction": ("corectura:", "correction:"), "top_score": ("punctaj top", "top score"),
     "equal_tops": ("topuri egale", "equal tops"), "wordlist_label": ("lista de cuvinte", "word list"),
     "appeal_deadline": ("termen contestații", "appeal deadline"), "reopened": ("redeschis", "reopened"),
-    "disciplinary": ("disciplinare", "disciplinary"), "round_no": ("tur", "round"),
+    "disciplinary": ("disciplinare", "disciplinary"), "round_no": ("tur", "round"), "pile": ("teancul", "pile"),
+    "files": ("", ""),
 }
 # Fields of an audit record a person does not read (checksums, file names, internals).
 _HIDDEN = {"sha256", "source", "slip_index", "explanation", "articles", "flags", "version", "candidates", "moves",
@@ -89,6 +92,8 @@ def value(key: str, v: Any, lang: str = RO) -> str:
         return warning(v, lang).partition(": ")[2]
     if key == "penalty":
         return penalty(v, lang).partition(": ")[2]
+    if key == "files" and isinstance(v, (list, tuple)):  # a pile's files: how many, never their paths
+        return f"{len(v)} " + ("file(s)" if lang == EN else ("fișier" if len(v) == 1 else "fișiere"))
     if isinstance(v, Mapping):
         return summary(v, lang)
     if isinstance(v, (list, tuple)):

@@ -12,6 +12,7 @@ from arbiter.demo import DemoOptions, run_demo
 from arbiter.games import get_game
 from arbiter.models import ReviewItem, Slip
 from arbiter.store import open_store
+from arbiter.web.queue import by_probability
 from cli import main
 
 from tests.web.test_demo_screenshots import replay_round_for_review
@@ -34,9 +35,12 @@ def test_review_shows_the_crop_and_numbers_the_candidates_as_the_web_page(tmp_pa
     assert crop and open(crop[1], "rb").read(8) == b"\x89PNG\r\n\x1a\n"  # an upright crop, doubtful boxes outlined
     shown = [int(p) for p in re.findall(r"^  \d\. .*?(\d+) %", first, re.M)]
     assert len(shown) >= 3 and shown == sorted(shown, reverse=True)  # most likely first, numbered 1, 2, 3 ...
-    assert "(Popescu Ștefan)" in first and "71 % sure" in first and "warning: wrong score" in first
+    assert "(Popescu Ștefan)" in first and re.search(r"\b\d{1,3} % sure", first) and "warning: wrong score" in first
     assert not re.search(r"\b[A-Z]+_[A-Z_]+\b|RULES\.md|[{\[]\"|\bsure of\b", out), out
-    with store.session() as s:  # `2` took the second reading: a declared score of 68, not the 66 read first
+    with store.session() as s:  # `2` took the second candidate as the page numbers them: most likely first
         item = s.scalar(select(ReviewItem).where(ReviewItem.game_id == review_game, ReviewItem.table_no == 1))
-        assert item.state == "resolved" and s.get(Slip, item.slip_id).content["score"] == 68
+        second = by_probability(item.candidates)[1]["reading"]
+        stored = s.get(Slip, item.slip_id).content
+        assert item.state == "resolved"
+        assert (stored["position"], stored["word"], stored["score"]) == (second["position"], second["word"], second["score"])
     store.close()

@@ -126,3 +126,16 @@ def test_keep_ask_without_a_terminal_names_keep_old_or_new(game, tmp_path):
     assert result.exit_code == ExitCode.CHECK_FAILED, result.output
     assert "--keep old or --keep new" in result.stderr and "Traceback" not in result.output
     assert rows(game, "SELECT count(*) FROM slip WHERE source = 'scans/second-for-3.png'") == [(0,)]
+
+
+def test_two_slips_of_one_page_are_never_one_paper_scanned_again(game, tmp_path):
+    """A page holds a paper once: two slips cut from one image are two papers however alike their
+    ink (here the very same drawing twice), never a rescan dropped as a duplicate."""
+    from scanner.synth.slip import render_page
+
+    slip = render({**TOP, "masa": "007"}, 21)
+    page = tmp_path / "twice.png"
+    cv2.imwrite(str(page), render_page([slip, slip.copy()], np.random.default_rng(4)))
+    cli(game, "round", "scan", str(page), "--keep", "old")
+    states = sorted(s for (s,) in rows(game, "SELECT state FROM slip WHERE source = ?", str(page)))
+    assert len(states) == 2 and "discarded" not in states, states

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from arbiter.draw import draw_round
 from arbiter.games import GameSpec, get_game, new_game, seat_players
 from arbiter.decoding import decode_readings, filed_tables, round_decoder
 from arbiter.ingest import file_reading
-from arbiter.models import Slip
+from arbiter.models import Player, Slip
 from arbiter.readings import parse_reading
 from arbiter.results import publish
 from arbiter.seating import read_seating
@@ -98,8 +99,11 @@ def test_queue_fits_a_laptop_candidates_by_probability_names_beside_tables(brows
     assert no_sideways_scroll(page)
     shown = [float(c.inner_text().strip().rstrip("%")) for c in page.locator("table.cands td.p").all()]
     assert shown == sorted(shown, reverse=True) and shown[0] > 0
-    seated = "Popescu Ștefan"  # table 1 of samples/players.csv
-    assert seated in page.locator("#items li").first.inner_text() and seated in page.locator("#card h2").inner_text()
+    first = page.locator("#items li").first.inner_text()  # "Masa 5 ... Georgescu Mihai": the seated player's name
+    table = int(re.search(r"\b(\d+)\b", first)[1])
+    with store.session() as s:
+        seated = s.scalar(select(Player.name).where(Player.game_id == review_game, Player.table_no == table))
+    assert seated and seated in first and seated in page.locator("#card h2").inner_text()
 
 
 def test_screenshots_of_every_page(browser, serve, demo_store, tmp_path):
