@@ -81,7 +81,7 @@ def template_check(files: tuple[Path, ...]) -> None:
 @template.command("print")
 @click.argument("name", required=False, default=None)
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--count", type=int, default=0, help="Blank slips (default: one full sheet).")
+@click.option("--count", type=click.IntRange(0, 10_000), default=0, help="Blank slips (default: one full sheet).")
 @click.option("--game", "game_id", type=int, default=None,
               help="Pre-fill from this stored game's seating (with --rounds): one slip per player per round.")
 @click.option("--rounds", "rounds_text", default=None, help="Rounds to pre-fill, e.g. 1-15 or 1-5,8.")

@@ -151,7 +151,8 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
     def tables_filter() -> tuple[int, int] | None:
         raw = request.values.get("tables", "").strip()
         lo, sep, hi = raw.partition("-")
-        if lo.isdigit() and (hi.isdigit() or not sep):
+        digits = lambda text: text.isascii() and text.isdigit() and len(text) <= 9  # noqa: E731 ('²' is a digit to isdigit)
+        if digits(lo) and (digits(hi) or not sep):
             return int(lo), int(hi or lo)
         return None
 

@@ -80,3 +80,11 @@ def test_a_pdf_page_fits_at_a_lower_resolution(tmp_path):
     read = CliRunner().invoke(main, ["scan", str(pdf), "--out", str(out), "--pdf-dpi", "50"])
     assert read.exit_code == 0, read.output
     assert json.loads(out.read_text(encoding="utf-8").splitlines()[0])["error"] is None
+
+
+@pytest.mark.parametrize("count", ["99999999999999999999", "-1", "10001"])
+def test_template_print_bounds_the_number_of_blank_slips(tmp_path, count):
+    """The fuzz run's finding: `template print --count 99999999999999999999` ended INTERNAL."""
+    out = tmp_path / "s.pdf"
+    result = CliRunner().invoke(main, ["template", "print", "duplicat", "--out", str(out), "--count", count])
+    assert result.exit_code == 2 and "--count" in result.output and not out.exists(), result.output

@@ -228,3 +228,13 @@ def test_serve_refuses_a_game_the_store_does_not_hold(store, tmp_path):
                            "--port", "0"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().splitlines()[-1] == "error: game 7 is not in the store"
+
+
+
+@pytest.mark.parametrize("tables", ["²", "1-²", "³-4", "99999999999999999999", "1-99999999999999999999"])
+def test_a_tables_filter_that_is_no_number_is_no_filter(store, tmp_path, tables):
+    """The fuzz run's finding: `/queue?tables=²` answered 500 ('²' passes str.isdigit, not int())."""
+    flagged_round(store, tmp_path, 2, {1: "M0DEL"})
+    client, _ = signed_in(create_app(store))
+    answer = client.get(f"/queue?tables={tables}")
+    assert answer.status_code == 200 and "Traceback" not in answer.get_data(as_text=True)
