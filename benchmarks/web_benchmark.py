@@ -14,6 +14,13 @@ a mix of the queue's reads and writes over the round's --slips items; prints the
 0), the answers and the latencies.
 
     python benchmarks/web_benchmark.py --load [--slips 40] [--requests 2000] [--clients 200]
+
+With --pages: every page an arbiter opens during a round (queue, round, grid, desk, players, hall,
+results, audit, new game), each asked for --runs times on a round of --slips seated players (100
+is the largest room), half of whose slips wait in the queue; prints each page's median and worst
+(target: every page under 300 ms).
+
+    python benchmarks/web_benchmark.py --pages --slips 100
 """
 from __future__ import annotations
 
@@ -37,9 +44,12 @@ def main() -> None:
     parser.add_argument("--load", action="store_true", help="many arbiters at once against `fluturas serve`")
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--clients", type=int, default=200)
+    parser.add_argument("--pages", action="store_true", help="every page of a round, not only the queue")
     args = parser.parse_args()
     if args.load:
         sys.exit(load(args.slips, args.requests, args.clients))
+    if args.pages:
+        sys.exit(pages(args.slips, args.runs))
     from tests.web.helpers import flagged_round
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -88,6 +98,37 @@ def load(slips: int, requests: int, clients: int) -> int:
     for failure in report.failures[:10]:
         print(f"  {failure}")
     return 1 if report.errors else 0
+
+
+PAGES = ("/queue", "/round", "/grid?round=1", "/day", "/players", "/hall", "/results", "/audit", "/game/new")
+
+
+def pages(slips: int, runs: int) -> int:
+    """Every page of a round of `slips` seated players, half of them waiting in the queue."""
+    from tests.web.helpers import flagged_round
+
+    with tempfile.TemporaryDirectory() as tmp:
+        store = open_store(Path(tmp) / "bench.db")
+        flagged_round(store, Path(tmp), slips, {t: "M0DEL" for t in range(1, slips + 1, 2)})
+        client = create_app(store).test_client()
+        slow = 0
+        for path in PAGES:
+            first = client.get(path)
+            if first.status_code != 200:
+                print(f"{path}: HTTP {first.status_code}")
+                slow += 1
+                continue
+            times = []
+            for _ in range(runs):
+                t = time.perf_counter()
+                client.get(path)
+                times.append((time.perf_counter() - t) * 1000)
+            worst = max(times)
+            slow += worst >= 300
+            print(f"{path:<16} median {statistics.median(times):7.1f} ms, worst {worst:7.1f} ms over {runs} requests")
+        store.close()
+    print(f"{len(PAGES) - slow} of {len(PAGES)} pages under 300 ms on a round of {slips} seated players")
+    return 1 if slow else 0
 
 
 if __name__ == "__main__":
