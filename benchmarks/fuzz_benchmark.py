@@ -30,7 +30,6 @@ import argparse
 import json
 import shutil
 import signal
-import sqlite3
 import sys
 import tempfile
 import time
@@ -50,7 +49,8 @@ from hypothesis import strategies as st  # noqa: E402
 
 from cli import main as fluturas  # noqa: E402
 from exitcodes import ExitCode  # noqa: E402
-from tests.safety.conftest import SAMPLES, cli, fingerprint, jsonl, reading  # noqa: E402
+from tests.safety.conftest import (SAMPLES, build_round_one, checkpoint, cli, copy_store, fingerprint,  # noqa: E402
+                                   jsonl, reading)
 from tests.safety.invariants import violations  # noqa: E402
 from tests.safety.test_fuzz import answer, csv_cell, number, record, text, weird  # noqa: E402
 
@@ -90,48 +90,17 @@ class Stores:
 def build_stores(folder: Path) -> Stores:
     one = folder / "round_one"
     one.mkdir()
-    shutil.copy(SAMPLES / "words.txt", one / "words.txt")
-    db = one / "game.db"
-    cli(db, "game", "new", "--tournament", "Cupa", "--name", "P1", "--words", str(one / "words.txt"), "--seed", "7")
-    cli(db, "players", "import", str(SAMPLES / "players.csv"))
-    cli(db, "round", "set-rack", "AELMODR")
-    cli(db, "round", "set-top", "H4 MODEL")
-    cli(db, "round", "scan", str(SAMPLES / "readings" / "round01.jsonl"), "--keep", "new")
-    cli(db, "review", input="c poz=H4 depunere=MODEL\nread from the image\n")
-    cli(db, "round", "correct")
-    cli(db, "review", input="a\nthe decision stands\n")
-    cli(db, "round", "correct")
-    _checkpoint(db)
+    db = build_round_one(one)
     items = folder / "with_items"
     items.mkdir()
-    copy = _copy(db, items)
+    copy = copy_store(db, items)
     pile = jsonl(items / "p.jsonl", reading(16, word="M0DEL", word_confidence=0.3),
                  reading(None, table_confidence=0.1, source="x.png"))
     cli(copy, "round", "scan", str(pile), "--keep", "old")
-    _checkpoint(copy)
+    checkpoint(copy)
     stores = Stores(folder, db, copy)
     stores.baseline = {db: violations(db), copy: violations(copy)}
     return stores
-
-
-def _checkpoint(db: Path) -> None:
-    conn = sqlite3.connect(db)
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    conn.close()
-
-
-def _copy(template: Path, folder: Path) -> Path:
-    """The store and its word list (and word-graph cache) in `folder`, the game pointed at the copy."""
-    for path in template.parent.iterdir():
-        if path.name.startswith("words.txt"):
-            shutil.copy(path, folder / path.name)
-    db = folder / "game.db"
-    shutil.copy(template, db)
-    conn = sqlite3.connect(db)
-    conn.execute("UPDATE game SET wordlist_path = ?", (str(folder / "words.txt"),))
-    conn.commit()
-    conn.close()
-    return db
 
 
 # --- one example -------------------------------------------------------------------------------
@@ -157,7 +126,7 @@ class Example:
 
     def __post_init__(self) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="fuzz-", dir=self.stores.folder))
-        self.db = _copy(self.template, self.folder)
+        self.db = copy_store(self.template, self.folder)
 
     def run(self, args: list[str], input: str | None = None, store: bool = True) -> Any:
         """One command; counts a traceback, an INTERNAL exit, a refusal that changed the store."""

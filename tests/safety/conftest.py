@@ -58,10 +58,9 @@ def one_line_error(result) -> str:
     return errors[0]
 
 
-@pytest.fixture(scope="session")
-def round_one(tmp_path_factory) -> Path:
-    """Round 1 of the sample game: scanned, the unsure slip corrected, corrected by the judge."""
-    folder = tmp_path_factory.mktemp("template")
+def build_round_one(folder: Path) -> Path:
+    """Round 1 of the sample game in `folder`: scanned, the unsure slip corrected, corrected by the
+    judge; the store in one file, ready to be copied (`copy_store`)."""
     words = folder / "words.txt"
     shutil.copy(SAMPLES / "words.txt", folder / "words.txt")  # its word graph cache is built beside the copy
     db = folder / "game.db"
@@ -74,10 +73,35 @@ def round_one(tmp_path_factory) -> Path:
     cli(db, "round", "correct")
     cli(db, "review", input="a\nthe decision stands\n")
     cli(db, "round", "correct")
+    checkpoint(db)
+    return db
+
+
+def checkpoint(db: Path) -> None:
+    """Everything in the one file that is copied."""
     conn = sqlite3.connect(db)
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # everything in the one file that is copied
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+
+
+def copy_store(template: Path, folder: Path) -> Path:
+    """The store and its word list (and word-graph cache, when built) in `folder`, the game pointed at the copy."""
+    for path in template.parent.iterdir():
+        if path.name.startswith("words.txt"):
+            shutil.copy(path, folder / path.name)
+    db = folder / "game.db"
+    shutil.copy(template, db)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE game SET wordlist_path = ?", (str(folder / "words.txt"),))
+    conn.commit()
     conn.close()
     return db
+
+
+@pytest.fixture(scope="session")
+def round_one(tmp_path_factory) -> Path:
+    """Round 1 of the sample game: scanned, the unsure slip corrected, corrected by the judge."""
+    return build_round_one(tmp_path_factory.mktemp("template"))
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from cli import main
 from exitcodes import ExitCode
 
-from .conftest import fingerprint, jsonl, reading
+from .conftest import copy_store, fingerprint, jsonl, reading
 
 DOCUMENTED = {int(c) for c in ExitCode} - {int(ExitCode.INTERNAL), int(ExitCode.INTERRUPTED)}
 # CI: 50 fixed examples a command (about half a minute on 2 cores); FLUTURAS_FUZZ_EXAMPLES=500
@@ -33,18 +33,6 @@ weird = st.sampled_from(["", " ", "²", "٣", "nan", "-1", "0", "1e3", "99999999
                          "'", '"', "\\", "\x00", "ș", "ZZZZZZZZZZZZ", "a" * 300, "--", "=", "c", "masa=2"])
 text = st.one_of(weird, st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=20))
 number = st.one_of(st.integers(-5, 20).map(str), weird, st.integers().map(str))
-
-
-def copy_of(template: Path, folder: Path) -> Path:
-    for name in ("words.txt", "words.txt.ro.dawg.cache"):
-        shutil.copy(template.parent / name, folder / name)
-    db = folder / "game.db"
-    shutil.copy(template, db)
-    conn = sqlite3.connect(db)
-    conn.execute("UPDATE game SET wordlist_path = ?", (str(folder / "words.txt"),))
-    conn.commit()
-    conn.close()
-    return db
 
 
 def check(db: Path, args: list[str], input: str | None = None, may_change: bool = False):
@@ -68,7 +56,7 @@ def check(db: Path, args: list[str], input: str | None = None, may_change: bool 
 def with_items(round_one, tmp_path_factory) -> Path:
     """Round 1 with two slips waiting in review: an unsure word, and a table not read."""
     folder = tmp_path_factory.mktemp("items")
-    db = copy_of(round_one, folder)
+    db = copy_store(round_one, folder)
     pile = jsonl(folder / "p.jsonl", reading(16, word="M0DEL", word_confidence=0.3),
                  reading(None, table_confidence=0.1, source="x.png"))
     assert CliRunner().invoke(main, ["round", "scan", str(pile), "--db", str(db)]).exit_code == 0
@@ -80,7 +68,7 @@ def with_items(round_one, tmp_path_factory) -> Path:
 
 def fresh(template: Path):
     folder = Path(tempfile.mkdtemp(prefix="fuzz-"))
-    return folder, copy_of(template, folder)
+    return folder, copy_store(template, folder)
 
 
 @FUZZ
