@@ -1,5 +1,5 @@
 """The Flask application: routes only. Each write calls one workflow function of `arbiter`
-(review.resolve, claims.claim/release, results.add_appeal, correction.correct_round / recorrect /
+(review.resolve, claims.claim/release, results.add_appeal + judging.rejudge, correction.correct_round /
 close_round) and reports its error, if any, as the CLI would, in one line.
 
 Every path and parameter is checked before the store sees it (security.IdConverter, whole_arg):
@@ -24,9 +24,10 @@ from exitcodes import FluturasError
 
 from .. import claims, words
 from ..audit import entries
-from ..correction import close_round, correct_round, recorrect
+from ..correction import close_round, correct_round
 from ..errors import ReviewConflict, WorkflowError
 from ..games import get_game, get_round
+from ..judging import rejudge
 from ..models import ReviewItem, Slip
 from ..results import APPEAL_KINDS, add_appeal, ranking
 from ..review import check_resolution, resolve
@@ -440,8 +441,10 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
                 game = game_of(s)
                 row = add_appeal(s, game, security.whole_arg("table"), security.whole_arg("round"), form.get("kind", ""),
                                  form.get("reason", ""), who, datetime.now().astimezone(), change)
-                gid, status, appeal_id = game.id, row.status, row.id
-            recorrect(store, gid, who)
+                status, appeal_id = row.status, row.id
+                # the totals follow in the same transaction, as on the CLI: an appeal the judge
+                # refuses is not stored either
+                rejudge(s, game, who, "appeal")
             flash(words.appeal_filed(appeal_id, status, g.lang), "ok")
         except FluturasError as exc:
             flash(f"{text('conflict', g.lang)}: {exc}", "error")
