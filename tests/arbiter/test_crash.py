@@ -71,7 +71,7 @@ def test_kill_during_correct_then_rerun(store, store_url, tmp_path):
     output = tmp_path / "judge.json"
     output.write_text(json.dumps(judge_output({t: [t % 30] for t in range(1, TABLES + 1)})), encoding="utf-8")
     interrupted = 0
-    for delay in (0.7, 0.9, 1.1, 1.3):
+    for delay in (0.2, 0.45, 0.7, 0.9, 1.1, 1.3):  # from before the transaction to its end, on a fast or a busy machine
         proc = cli(store_url, "round", "correct", "--judge-output", str(output))
         time.sleep(delay)
         if proc.poll() is None:
