@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from exitcodes import FluturasError
 
-from .. import claims
+from .. import claims, judging
 from ..audit import entries
 from ..correction import correct_round, recorrect
 from ..errors import WorkflowError
@@ -244,8 +244,9 @@ def register(app: Flask, desk: Desk) -> None:
                 game = desk.game(s)
                 number = number_of(s, game)
                 add_sanction(s, game, table, "disciplinary", request.form.get("reason", ""), who, number)
-                game_id = game.id
-            recorrect(store, game_id, who)
+                # the totals follow in the same transaction, as `fluturas sanction` does: a warning
+                # the judge refuses is not stored either
+                judging.rejudge(s, game, who, "sanction")
         except FluturasError as exc:
             refused(exc)
             return redirect(url_for("grid_page", round=request.form.get("round", type=int), table=table))
