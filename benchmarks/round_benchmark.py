@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from corrector.decoding import Priors, Reading, RoundKnowledge, SlipDecoder, decode_round, load_priors  # noqa: E402
 from corrector.decoding.confusion import fit, load_confusion, save_confusion  # noqa: E402
+from corrector.decoding.markscores import fit as fit_marks, load_mark_scores, save_mark_scores  # noqa: E402
 from corrector.decoding.evidence import CLASSES, box_distribution  # noqa: E402
 from corrector.decoding.priors import load_priors as priors_from, save_fitted, save_threshold  # noqa: E402
 from corrector.game.gamemaster import GameMaster  # noqa: E402
@@ -310,7 +311,7 @@ def simulate(args, reader, template, font_paths, priors: Priors) -> Tally:
         t0 = time.perf_counter()  # the round's move list is part of the decoding time
         plays = generate_moves(ctx.board, list(ctx.group.drawn), pack, lexicon)
         decoder = SlipDecoder(RoundKnowledge.build(ctx, number, range(1, args.players + 1), plays), priors,
-                              args.confusion)
+                              args.confusion, args.mark_scores)
         tally.decode_seconds += time.perf_counter() - t0
         if not plays:
             continue
@@ -347,6 +348,21 @@ def confusion_boxes(piles) -> Iterator[tuple[np.ndarray, str]]:
                 if len(chars) == len(text):
                     for char, ch in zip(chars, text):
                         yield box_distribution(char, classes), ch
+
+
+def mark_boxes(piles) -> Iterator[tuple[float, bool]]:
+    """(the mark detector's score, a mark was drawn) of every letter box of a word read with as
+    many boxes as were written."""
+    for records, truths in piles:
+        for record, truth in zip(records, truths):
+            chars = (record.get("fields") or {}).get("depunere", {}).get("chars") or []
+            if len(chars) != len(truth.word):
+                continue
+            for i, char in enumerate(chars):
+                marks = char.get("marks")
+                if isinstance(marks, dict) and marks:
+                    seen = 1 - float(np.prod([1 - float(v) for v in marks.values()]))
+                    yield seen, i in truth.jokers
 
 
 def lowest_safe_threshold(scores: list, floor: float, agrees: bool | None = None) -> float:
@@ -450,6 +466,8 @@ def main() -> int:
     ap.add_argument("--priors", type=Path, help="decode with this priors file instead of corrector/decoding/priors.json")
     ap.add_argument("--confusion", type=Path,
                     help="decode with this confusion file instead of corrector/decoding/confusion.json")
+    ap.add_argument("--marks", type=Path,
+                    help="decode with this mark-score file instead of corrector/decoding/marks.json")
     ap.add_argument("--calibrate", action="store_true", help="fit the confusions, priors and threshold (calibration fonts only)")
     ap.add_argument("--passes", type=int, default=2, help="--calibrate: passes of the coordinate search over PRIOR_GRID")
     ap.add_argument("--floor", type=float, default=0.5, help="lowest threshold --calibrate may store")
@@ -469,10 +487,12 @@ def main() -> int:
             setattr(args, key, value)
     if args.players < 1:
         ap.error("--players must be at least 1")
-    if args.calibrate and (args.fonts != "calibration" or args.digits != "mnist" or args.priors or args.confusion):
+    if args.calibrate and (args.fonts != "calibration" or args.digits != "mnist" or args.priors or args.confusion
+                           or args.marks):
         ap.error("--calibrate runs on calibration fonts and real calibration digits only "
                  "(--fonts calibration, --digits mnist) and stores into corrector/decoding")
     args.confusion = load_confusion(args.confusion) if args.confusion else True
+    args.mark_scores = load_mark_scores(args.marks) if args.marks else True
     hands = fonts.writers(args.fonts)  # the split's Debian fonts and its fetched @fontsource faces
     reader = make_reader("cnn", None, threads=2)
     template = load_template("duplicat")
@@ -489,6 +509,10 @@ def main() -> int:
         args.confusion = confusion
         print(f"reader confusions fitted on {sum(1 for _ in confusion_boxes(kept['piles']))} calibration boxes, "
               f"weight {confusion.weight}; stored in corrector/decoding/confusion.json")
+        args.mark_scores = fit_marks(mark_boxes(kept["piles"]))
+        save_mark_scores(args.mark_scores)
+        print(f"mark scores fitted on {sum(1 for _ in mark_boxes(kept['piles']))} calibration letter boxes "
+              f"(chance of a mark drawn by score bin: {args.mark_scores.chance}); stored in corrector/decoding/marks.json")
         print("priors fitted on the calibration slips (stored in corrector/decoding/priors.json):")
         priors = fit_priors(args, priors, args.passes)
     tally = simulate(args, reader, template, hands.paths,

@@ -26,6 +26,7 @@ from corrector.judging.decision import Decision, apply_warnings, decide_move
 from corrector.judging.slip import Slip, WrittenMove
 
 from .confusion import Confusion, load_confusion
+from .markscores import MarkScores, load_mark_scores
 from .evidence import FieldInk, SlipInk, plausible, slip_ink
 from .knowledge import RoundKnowledge
 from .likelihood import (LETTERS, ROWS, alignments, kbest, number_kbest, number_loglik, number_text,
@@ -166,11 +167,13 @@ class SlipDecoder:
     """Decodes the slips of one round; holds the per-round work (legal moves, their priors)."""
 
     def __init__(self, knowledge: RoundKnowledge, priors: Priors | None = None,
-                 confusion: Confusion | None | bool = True):
-        """`confusion`: the reader's calibrated confusions (True: `confusion.json` when present)."""
+                 confusion: Confusion | None | bool = True, mark_scores: MarkScores | None | bool = True):
+        """`confusion`: the reader's calibrated confusions (True: `confusion.json` when present);
+        `mark_scores`: the mark detector's calibrated scores (True: `marks.json` when present)."""
         self.k = knowledge
         self.p = priors or load_priors()
         self.confusion = load_confusion() if confusion is True else confusion or None
+        self.mark_scores = load_mark_scores() if mark_scores is True else mark_scores or None
         self.move_prior = knowledge.move_logprior(self.p.other_move) + math.log(self.p.legal)
         self._decisions: dict[MovePart, Decision] = {}
         group = knowledge.ctx.group.drawn
@@ -347,7 +350,8 @@ class SlipDecoder:
     def decode(self, record: Mapping[str, Any] | SlipInk) -> Verdict:
         p = self.p
         ink = record if isinstance(record, SlipInk) else slip_ink(record, p.mark["decided"], p.mark["undecided"],
-                                                                  self.confusion, p.mark.get("doubt", 0.0))
+                                                                  self.confusion, p.mark.get("doubt", 0.0),
+                                                                  self.mark_scores)
         legal, free = self._move_parts(ink)
         right = p.log("score", "right")
         bound = dict(legal)

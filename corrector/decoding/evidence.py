@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .confusion import Confusion
+from .markscores import MarkScores
 
 CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 FIELDS = {"round": ("tur", "round"), "table": ("masa", "table"), "score": ("puncte", "score"),
@@ -111,19 +112,23 @@ def _typed(text: str, classes: str, confidence: float | None = None) -> np.ndarr
     return rows
 
 
-def _mark(char: Mapping[str, Any], decided_p: float, undecided_p: float, doubt: float = 0.0) -> float:
-    """The chance the box carries a joker mark. The detector's own confidence is mixed with an even
-    chance by `doubt`: on hands it never saw it misses a circle, or sees one, with more confidence
-    than it should (fitted on calibration hands, `priors.json` mark.doubt)."""
+def _mark(char: Mapping[str, Any], decided_p: float, undecided_p: float, doubt: float = 0.0,
+          scores: MarkScores | None = None) -> float:
+    """The chance the box carries a joker mark. With the detector's scores calibrated on
+    calibration hands (`markscores.py`) that chance is read off them; without, the detector's own
+    confidence is mixed with an even chance by `doubt` (`priors.json` mark.doubt)."""
     marks = char.get("marks")
     if isinstance(marks, Mapping) and marks:
         seen = 1 - math.prod(1 - float(v) for v in marks.values())
+        if scores is not None:
+            return scores.probability(seen)
         return float(min(1 - FLOOR, max(FLOOR, (1 - doubt) * seen + doubt / 2)))
     return decided_p if char.get("joker") else undecided_p
 
 
 def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: float = 0.01,
-              confusion: Confusion | None = None, mark_doubt: float = 0.0) -> FieldInk:
+              confusion: Confusion | None = None, mark_doubt: float = 0.0,
+              mark_scores: MarkScores | None = None) -> FieldInk:
     """A field of the record: `{text, chars: [...], jokers}` from the scanner, or a plain value."""
     if not isinstance(item, Mapping):
         text = "" if item is None else str(item).strip().upper()
@@ -140,7 +145,7 @@ def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: flo
     own = [box_distribution(c, classes) for c in chars]
     reader_logp = np.stack([_log(p) for p in own])
     logp = np.stack([_log(confusion.mix(p)) for p in own]) if mixing else reader_logp
-    marks = np.array([_mark(c, decided_p, undecided_p, mark_doubt) for c in chars])
+    marks = np.array([_mark(c, decided_p, undecided_p, mark_doubt, mark_scores) for c in chars])
     circled = [False] + [_circled(c) for c in chars[:-1]]
     return FieldInk(logp, marks, text, np.array([blank_chance(c.get("ink"), after) for c, after in zip(chars, circled)]),
                     reader_logp if mixing else None)
@@ -174,7 +179,8 @@ def _qr(text: Any) -> dict[str, int]:
 
 
 def slip_ink(record: Mapping[str, Any], decided_p: float = 0.97, undecided_p: float = 0.01,
-             confusion: Confusion | None = None, mark_doubt: float = 0.0) -> SlipInk:
+             confusion: Confusion | None = None, mark_doubt: float = 0.0,
+             mark_scores: MarkScores | None = None) -> SlipInk:
     """The evidence of one reading record; a field the record lacks is an empty field."""
     classes = str(record.get("classes") or CLASSES).upper()
     given = {str(k).lower(): v for k, v in (record.get("fields") or {}).items()}
@@ -183,5 +189,5 @@ def slip_ink(record: Mapping[str, Any], decided_p: float = 0.97, undecided_p: fl
     fields = {}
     for name, aliases in FIELDS.items():
         item = next((given[a] for a in aliases if a in given), None)
-        fields[name] = field_ink(item, classes, decided_p, undecided_p, confusion, mark_doubt)
+        fields[name] = field_ink(item, classes, decided_p, undecided_p, confusion, mark_doubt, mark_scores)
     return SlipInk(classes, fields, _qr(record.get("qr")))

@@ -101,4 +101,4 @@ def decoder(pack: RulePack, words: set[str], rack: str, placed: tuple[tuple[str,
     ctx = RoundContext(pack, board, group, Lexicon.from_words(words, pack))
     # the tests never depend on a calibration run: the fitted values are pinned here
     priors = replace(load_priors().adjusted(FITTED_FOR_TESTS), threshold=THRESHOLD, threshold_overrule=THRESHOLD)
-    return SlipDecoder(RoundKnowledge.build(ctx, round_no, list(tables)), priors, confusion=None)
+    return SlipDecoder(RoundKnowledge.build(ctx, round_no, list(tables)), priors, confusion=None, mark_scores=None)

@@ -129,7 +129,7 @@ def test_a_circle_the_detector_missed_is_not_ruled_unmarked_for_sure(ro):
     rec = record(1, 5, 24, "H4", "MODEL", jokers=(4,))
     rec["fields"]["depunere"]["chars"][4]["marks"] = {"circle": 1e-5, "dot": 1e-5, "tick": 1e-5}
     trusting = replace(dec.p, mark={**dec.p.mark, "doubt": 0.0})
-    taken = SlipDecoder(dec.k, trusting, confusion=None).decode(rec)
+    taken = SlipDecoder(dec.k, trusting, confusion=None, mark_scores=None).decode(rec)
     assert taken.decided and taken.best.outcome.warning == "JOKER_NOT_MARKED"
     assert dec.p.mark["doubt"] > 0
     doubted = dec.decode(rec)
