@@ -385,7 +385,7 @@ def calibrate(tally: Tally, floor: float, margin: float, agrees: bool) -> float:
 # move is believed) and the prior of a wrong declared score. The others are set by hand (priors.json).
 # The ink's plausible mass is searched only where the ink rule is at least as strict as 0.99: a
 # looser rule decides a calibration slip more and lets a legal move outvote a box that says otherwise.
-PRIOR_GRID = (("mark.doubt", (0.0, 0.05, 0.1)), ("free", (0.0003, 0.001, 0.003, 0.01)),
+PRIOR_GRID = (("free", (0.0003, 0.001, 0.003, 0.01)),
               ("score.wrong", (0.01, 0.03, 0.08)), ("ink.plausible_mass", (0.95, 0.99)))
 RUN = ("seed", "players", "qr", "mix", "fonts", "digits")  # what a --dump keeps for its --replay
 
