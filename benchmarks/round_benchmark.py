@@ -4,7 +4,7 @@ decoded against the round, and compared with the judge's ruling on the true slip
 
     python benchmarks/round_benchmark.py --slips 1000 --players 40            # held-out hands, real digits
     python benchmarks/round_benchmark.py --slips 1000 --players 100 --qr      # pre-filled slips (QR)
-    python benchmarks/round_benchmark.py --slips 1600 --players 100 --fonts calibration --mix demo --calibrate --seed 44
+    python benchmarks/round_benchmark.py --slips 2000 --players 100 --fonts calibration --mix demo --calibrate --passes 1 --seed 44
 
 The boards are the game master's (`corrector.game.gamemaster`, tops as continuations) on the
 bundled demo word list; each round is written by `--players` seated players (tables 1..N: in a
@@ -13,7 +13,7 @@ room of 100 the table number is not nearly free). Every digit is a real handwrit
 part on calibration hands), letters in the handwriting fonts. With `--qr` the slips are pre-filled:
 table and round printed and in the QR code (scanner/printing.py), so a player cannot leave them out.
 Held-out fonts are never trained on nor calibrated on; `--calibrate` runs on calibration fonts and
-calibration digits only, fits the reader's confusions and four priors (PRIOR_GRID) and stores the
+calibration digits only, fits the reader's confusions, the joker-mark scores and three priors (PRIOR_GRID) and stores the
 smallest threshold at which no calibration slip is decided wrong, with a margin
 (`corrector/decoding/priors.json`).
 
@@ -409,7 +409,7 @@ def fit_priors(args, priors: Priors, passes: int = 2) -> Priors:
                 if config not in tried:
                     tally = simulate(args, None, None, [], replace(trial, threshold=1.0, threshold_overrule=1.0))
                     tried[config], edge = decided_at_edge(tally.scores)
-                    print(f"  {key} = {value} (free {trial.free}, mark doubt {trial.mark.get('doubt', 0.0)}, "
+                    print(f"  {key} = {value} (free {trial.free}, "
                           f"wrong score {trial.score['wrong']}, plausible mass {trial.ink['plausible_mass']}): "
                           f"{tried[config]} of {len(tally.scores)} calibration slips decided at threshold {edge:.6f}, "
                           f"none wrong", flush=True)
@@ -471,7 +471,7 @@ def main() -> int:
     ap.add_argument("--calibrate", action="store_true", help="fit the confusions, priors and threshold (calibration fonts only)")
     ap.add_argument("--passes", type=int, default=2, help="--calibrate: passes of the coordinate search over PRIOR_GRID")
     ap.add_argument("--floor", type=float, default=0.5, help="lowest threshold --calibrate may store")
-    ap.add_argument("--margin", type=float, default=0.5,
+    ap.add_argument("--margin", type=float, default=0.25,
                     help="--calibrate moves the threshold this share of the way from the last wrong slip to 1")
     ap.add_argument("--show-flagged", type=int, default=0, help="print the doubt of the first N flagged slips")
     ap.add_argument("--dump", type=Path, help="keep the scanned readings of the run in this file")
