@@ -55,6 +55,10 @@ _PIECES: tuple[tuple[re.Pattern[str], Any], ...] = (
     (re.compile(r"^(?:decoder: )?another slip of this round also claims table (\d+)$"),
      lambda m, lang: (f"another slip of this round also claims table {m[1]}" if lang == EN
                       else f"alt fluturaș din acest tur are tot masa {m[1]}")),
+    (re.compile(r"^(?:decoder: )?a box left empty between the written boxes of (.+)$"),
+     lambda m, lang: (("an empty box between the written boxes: " if lang == EN
+                       else "o căsuță goală între căsuțele scrise: ")
+                      + ", ".join(field(f.strip(), lang) for f in m[1].split(",")))),
     (re.compile(r"^the slip was printed for game .*$"),
      lambda m, lang: "the slip was printed for another game" if lang == EN else "fluturașul a fost tipărit pentru altă partidă"),
 )

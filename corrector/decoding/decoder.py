@@ -417,6 +417,7 @@ class SlipDecoder:
         agrees = ink_alone is None or ink_alone == (best.round_state, best.outcome)
         sure = best.probability >= (self.p.threshold if agrees else self.p.threshold_overrule)
         veto = self._ruled_out(ink, best.reading)
+        gaps = [name for name, f in ink.fields.items() if f.gap]
         if best.reading.table is None:
             doubt = "table unreadable or not seated"
         elif best.round_state == "other":
@@ -429,6 +430,8 @@ class SlipDecoder:
                 doubt += f"; against {other.probability:.3f}: {other.outcome} ({_show(other.reading)}), boxes {boxes}"
             if not agrees:
                 doubt += f"; the ink alone reads {ink_alone[1]}"
+        elif gaps:  # the ink is incomplete: never decided on the boxes that were kept
+            doubt = "a box left empty between the written boxes of " + ", ".join(gaps)
         elif veto:
             doubt = (f"{best.probability:.3f} sure of {best.outcome} ({_show(best.reading)}), but the ink rules it out: "
                      + "; ".join(_veto_text(v) for v in veto))

@@ -39,6 +39,9 @@ class FieldInk:
     # The reader's own calibrated log-probabilities, before the confusion mix: what the ink itself
     # lets a box hold (the decoder's veto, `plausible`); None where they are `logp` itself.
     reader_logp: np.ndarray | None = None
+    # The scanner saw an empty box between written ones: a letter too faint to count may be there
+    # (a thin I), and no hypothesis about the boxes it kept can say what it was.
+    gap: bool = False
 
     @property
     def ink_logp(self) -> np.ndarray:
@@ -147,8 +150,9 @@ def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: flo
     logp = np.stack([_log(confusion.mix(p)) for p in own]) if mixing else reader_logp
     marks = np.array([_mark(c, decided_p, undecided_p, mark_doubt, mark_scores) for c in chars])
     circled = [False] + [_circled(c) for c in chars[:-1]]
+    gap = "gap_between_written_boxes" in (item.get("warnings") or ())
     return FieldInk(logp, marks, text, np.array([blank_chance(c.get("ink"), after) for c, after in zip(chars, circled)]),
-                    reader_logp if mixing else None)
+                    reader_logp if mixing else None, gap)
 
 
 def _circled(char: Mapping[str, Any]) -> bool:

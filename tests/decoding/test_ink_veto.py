@@ -86,3 +86,20 @@ def test_the_arbiter_reviews_the_field_the_ink_rules_out(dec):
     held = decoded(reading, dec.decode(rec))
     assert held.unsure[0] == "decoder" and "word" in held.unsure
     assert "the ink rules it out" in held.doubt
+
+
+def test_a_box_left_empty_between_written_ones_is_never_decided(ro):
+    """PETICESC written (its C the joker), its thin I too faint for the scanner to count: it reads PETCESC with a gap
+    between written boxes. Ruled on the boxes kept that is a sure "word not in the list" (D 6.1.a),
+    a silent error; the ink is incomplete, so the slip goes to review, in the arbiter's words."""
+    from arbiter.words.reasons import review_reason
+
+    dec = decoder(ro, {"PETICE", "PETICES", "CE"}, "PETICES", round_no=1)
+    rec = record(1, 5, 63, "H4", "PETCESC")
+    whole = dec.decode(rec)
+    assert whole.decided and whole.best.outcome.status == "incorrect"  # what the ink kept says
+    rec["fields"]["depunere"]["warnings"] = ["gap_between_written_boxes"]
+    v = dec.decode(rec)
+    assert not v.decided
+    assert v.doubt == "a box left empty between the written boxes of word"
+    assert review_reason("decoder: " + v.doubt) == "o căsuță goală între căsuțele scrise: depunere"
