@@ -21,11 +21,10 @@ from corrector.judging.decision import RoundContext
 from corrector.judging.group import build_group
 from corrector.rulepack import load_pack
 
-from .games import board_before, get_game, get_round, players
+from .games import board_before, get_game, get_round, lexicon_of, players
 from .models import Slip
 from .readings import SlipReading
 from .store import Store
-from .tops import lexicon_of
 
 DECODED_VARIANTS = ("classic",)
 CONTENDER = 0.01  # a candidate this likely makes the fields it differs in unsure

@@ -29,7 +29,7 @@ from .correction import close_round, correct_round
 from .decoding import DecodeTally
 from .draw import draw_round
 from .exports import write_exports
-from .games import GameSpec, board_before, get_game, get_round, new_game, players, seat_players
+from .games import GameSpec, board_before, get_game, get_round, lexicon_of, new_game, players, seat_players
 from .ingest import missing_tables
 from .models import Slip
 from .readcheck import FIELDS, ReadTally, field_value
@@ -40,7 +40,7 @@ from .seating import Seat, read_seating
 from .simulation import MistakeDeck, RoundSlips, simulate_round
 from .slipimages import RenderedPage, render_round, truth_of
 from .store import Store, open_store
-from .tops import lexicon_of, retain_continuation
+from .tops import retain_continuation
 
 ACTOR = "arbitru-demo"
 MAX_REVIEW_PASSES = 4  # a corrected reading can raise a new decision flag; it settles in two or three

@@ -13,10 +13,9 @@ from corrector.game.tacticmaster import TacticSetup, master_for
 from corrector.rulepack import load_pack
 
 from .errors import WorkflowError
-from .games import rounds
+from .games import lexicon_of, rounds
 from .rack import set_rack
 from .models import Game, Round
-from .tops import lexicon_of
 
 
 def draw_round(session: Session, game: Game, actor: str) -> tuple[Round, tuple[str, ...]]:

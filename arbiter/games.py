@@ -15,6 +15,7 @@ from corrector.errors import NotationError, RulePackError
 from corrector.placement import Move, Placement, apply_placement, place_move
 from corrector.reasons import Violation
 from corrector.rulepack import RulePack, load_pack, pack_sha256
+from corrector.words.lexicon import Lexicon
 
 from .audit import Change, record, snapshot
 from .errors import StoreError, WorkflowError
@@ -242,6 +243,14 @@ def verify_wordlist(game: Game) -> str:
         raise WorkflowError(f"word list {path}: changed since `game new` (sha256 {found}, the game's is "
                             f"{game.wordlist_sha256}); restore the original file")
     return str(path)
+
+
+def lexicon_of(game: Game, pack: RulePack) -> Lexicon:
+    """The game's word list as the move generator and the judge read it, checked first
+    (`verify_wordlist`). Here, with the game, so the scan, the draw and the tops all load it alike."""
+    from corrector.words.lexicon import load_lexicon
+
+    return load_lexicon(verify_wordlist(game), pack, label=game.wordlist_label)
 
 
 def board_before(session: Session, game: Game, number: int, pack: RulePack | None = None) -> Board:

@@ -13,9 +13,8 @@ from corrector.game.bag import stock_beside
 from corrector.game.continuation import Candidate, find_tops, rank_tops
 from corrector.game.tactic import TacticTop, find_tactic_tops, rank_tactic_tops
 from corrector.game.tacticmaster import SOLUTION, parse_tactic_continuation
-from corrector.words.lexicon import Lexicon, load_lexicon
 from corrector.words.movegen import top_moves
-from corrector.rulepack import RulePack, load_pack
+from corrector.rulepack import load_pack
 from corrector.game.variants import load_duplicate_rules
 from corrector.judging.rack import take_from_rack
 from corrector.reasons import Violation
@@ -24,7 +23,7 @@ from exitcodes import FluturasError
 
 from .audit import Change, record
 from .errors import WorkflowError
-from .games import board_before, place_continuation, verify_wordlist
+from .games import board_before, lexicon_of, place_continuation
 from .validation import require_not_final
 from .models import Game, Round
 
@@ -38,12 +37,6 @@ class RoundTops:
     retained: Candidate | TacticTop | None
     flags: tuple[str, ...]
     equal_tops: tuple[str, ...]
-
-
-def lexicon_of(game: Game, pack: RulePack) -> Lexicon:
-    if not game.wordlist_path:
-        raise WorkflowError(f"game {game.id} has no word list: give one with `game new --words FILE`")
-    return load_lexicon(verify_wordlist(game), pack, label=game.wordlist_label)
 
 
 def _text(top: Candidate | TacticTop) -> str:

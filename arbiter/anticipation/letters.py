@@ -21,9 +21,8 @@ from corrector.rulepack import RulePack, load_pack
 
 from ..audit import Change, record
 from ..errors import WorkflowError
-from ..games import require_kind, rounds
+from ..games import lexicon_of, require_kind, rounds
 from ..models import Game, Player, Round, Slip
-from ..tops import lexicon_of
 
 ROUND_ONE_JOIN = "+"  # round 1 plays group 1 and a 7-letter group (A 5.3): "AS+ACEMRST"
 BLIND = "blind"  # A 8.4: each player composes the groups; the store keeps them on the player
