@@ -19,8 +19,8 @@ from corrector.anticipation.groups import (GROUP_COUNT, DrawRules, GroupSet, avo
 from corrector.errors import AnticipationInputError
 from corrector.rulepack import RulePack, load_pack
 
-from ..store.audit import Change, record
 from ..errors import WorkflowError
+from ..store.audit import Change, record
 from ..store.games import lexicon_of, require_kind, rounds
 from ..store.models import Game, Player, Round, Slip
 

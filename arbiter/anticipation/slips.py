@@ -33,10 +33,10 @@ import jsonschema
 from corrector.anticipation.judge import SCHEMA
 
 from ..errors import ReadingError
-from ..store.games import get_game, get_round, require_kind
 from ..slips.ingest import Chooser, Filed, collect_readings, file_reading
 from ..slips.readings import (FieldRead, SlipReading, apply_qr_table, check_template, content_hash, read_field,
                         slip_identity, slip_source)
+from ..store.games import get_game, get_round, require_kind
 from ..store.store import Store
 
 IDENTITY_KEYS = ("source", "sha256", "slip_index")

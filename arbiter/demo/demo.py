@@ -25,22 +25,22 @@ from corrector.words.movegen import generate_moves
 from corrector.rulepack import load_pack
 from samples import SAMPLES
 
-from ..round.correction import close_round, correct_round
-from ..slips.decoding import DecodeTally
-from ..round.draw import draw_round
 from ..results.exports import write_exports
-from ..store.games import GameSpec, board_before, get_game, get_round, lexicon_of, new_game, players, seat_players
-from ..slips.ingest import missing_tables
-from ..store.models import Slip
-from .readcheck import FIELDS, ReadTally, field_value
-from ..slips.readings import SlipReading
 from ..review.review import discard_slip, queue, resolve
+from ..round.correction import close_round, correct_round
+from ..round.draw import draw_round
+from ..round.tops import retain_continuation
+from ..slips.decoding import DecodeTally
+from ..slips.ingest import missing_tables
+from ..slips.readings import SlipReading
 from ..slips.roundscan import scan_round
+from ..store.games import GameSpec, board_before, get_game, get_round, lexicon_of, new_game, players, seat_players
+from ..store.models import Slip
 from ..store.seating import Seat, read_seating
+from ..store.store import Store, open_store
+from .readcheck import FIELDS, ReadTally, field_value
 from .simulation import MistakeDeck, RoundSlips, simulate_round
 from .slipimages import RenderedPage, render_round, truth_of
-from ..store.store import Store, open_store
-from ..round.tops import retain_continuation
 
 ACTOR = "arbitru-demo"
 MAX_REVIEW_PASSES = 4  # a corrected reading can raise a new decision flag; it settles in two or three

@@ -17,10 +17,10 @@ from sqlalchemy.orm import Session
 
 from corrector.rulepack import Sanctions, load_pack
 
-from . import sheetkit as kit
 from .. import words
 from ..anticipation.sheet import write_anticipation_xlsx
 from ..store.models import Decision, Game
+from . import sheetkit as kit
 from .resultspage import write_html
 from .reviewlog import review_sheet
 from .sheetdata import TAIL, PlayerRow, SheetData, gather

@@ -12,10 +12,10 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..store.audit import Change, record, snapshot
-from ..round.consistency import unjudged
-from ..errors import WorkflowError
 from ..anticipation.correction import ANTICIPATION_APPEAL_KINDS
+from ..errors import WorkflowError
+from ..round.consistency import unjudged
+from ..store.audit import Change, record, snapshot
 from ..store.models import Appeal, Game, Player, ReviewItem, Sanction, Standing
 from ..store.validation import blockers, check_deadline, check_points, require_not_final, require_round, require_seated
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session
 
-from . import sheetkit as kit
 from .. import words
-from .sheetdata import SheetData, gather
 from ..store.models import Decision, Game
+from . import sheetkit as kit
+from .sheetdata import SheetData, gather
 
 MARKS = {"warning": ("A", "avertisment"), "penalty": ("P", "penalizare tehnică"), "solo": ("S", "solo (+10)"),
          "appeal": ("C", "corectat în urma contestației")}

@@ -26,9 +26,9 @@ from scanner.printing import label_font
 from scanner.source import read_pages
 from scanner.template import builtin_templates
 
-from . import sheetkit as kit
 from ..store.games import get_round, players, rounds
 from ..store.models import Game, Player, Round, Slip
+from . import sheetkit as kit
 
 PAGE = landscape(A5)
 MARGIN, CAPTION = 10 * mm, 16 * mm

@@ -17,10 +17,10 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from ..store.audit import Change, record, snapshot
 from ..errors import ReviewConflict, WorkflowError
-from ..store.models import Decision, Game, ReviewItem, Round, Slip, utcnow
 from ..slips.readings import ALIASES
+from ..store.audit import Change, record, snapshot
+from ..store.models import Decision, Game, ReviewItem, Round, Slip, utcnow
 from ..store.store import Store
 from ..store.validation import check_slip_fields, require_not_final, require_round, require_seated, whole
 

@@ -12,8 +12,8 @@ import json
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from .rows import held_slips
 from ..store.models import Game, Round, Slip
+from .rows import held_slips
 
 
 def judged_view(session: Session, rnd: Round) -> dict[str, str]:

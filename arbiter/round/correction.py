@@ -10,15 +10,15 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from .announce import Announcement, announce
-from ..store.audit import Change, record
-from .consistency import keep_judged, views
 from ..errors import WorkflowError
+from ..store.audit import Change, record
 from ..store.games import get_game, get_round
-from .judging import build_case, check_judge_output, has_decisions, run_judge, store_judgement
 from ..store.models import Game, Round
 from ..store.store import Store
 from ..store.validation import blockers, load_json, require_no_blockers, require_not_final
+from .announce import Announcement, announce
+from .consistency import keep_judged, views
+from .judging import build_case, check_judge_output, has_decisions, run_judge, store_judgement
 
 
 def pending(session: Session, game: Game) -> list[str]:

@@ -14,8 +14,8 @@ from corrector.rulepack import load_pack
 
 from ..errors import WorkflowError
 from ..store.games import lexicon_of, rounds
-from .rack import set_rack
 from ..store.models import Game, Round
+from .rack import set_rack
 
 
 def draw_round(session: Session, game: Game, actor: str) -> tuple[Round, tuple[str, ...]]:

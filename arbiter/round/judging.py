@@ -20,13 +20,13 @@ from corrector.errors import NotationError
 from corrector.judgment import judge
 from corrector.rulepack import RulePack, load_pack
 
-from ..store.audit import Change, record
 from ..errors import ReadingError, WorkflowError
+from ..review.review import flag_decision
+from ..store.audit import Change, record
 from ..store.games import players, rounds, verify_wordlist
 from ..store.models import Appeal, Decision, Game, ReviewItem, Round, Sanction, Slip, Standing
-from ..review.review import flag_decision
-from .rows import held_slips, upsert_fields
 from ..store.validation import LARGEST, game_ceiling, round_ceiling, total_floor
+from .rows import held_slips, upsert_fields
 
 DECISION_FIELDS = ("status", "score", "credited", "warning", "penalty", "articles", "explanation", "flags")
 STANDING_FIELDS = ("total", "warnings", "penalties", "solos", "disciplinary", "eliminated", "rank", "percent_of_top")

@@ -5,12 +5,12 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from ..store.audit import Change, record
 from ..errors import WorkflowError
+from ..store.audit import Change, record
 from ..store.games import check_group
-from .judging import rejudge
 from ..store.models import Decision, Game, Round
 from ..store.validation import blockers, require_not_final, whole
+from .judging import rejudge
 
 
 def set_rack(session: Session, game: Game, rack: str, actor: str, number: int | None = None,

@@ -13,9 +13,9 @@ from sqlalchemy.orm import Session
 from corrector.placement import apply_placement
 from corrector.rulepack import load_pack
 
-from .consistency import changed_tables
 from ..store.games import board_before, continuation_moves, rounds
 from ..store.models import Decision, Game, Player, ReviewItem, Round, Slip
+from .consistency import changed_tables
 
 
 @dataclass(frozen=True)

@@ -21,11 +21,11 @@ from corrector.reasons import Violation
 
 from exitcodes import FluturasError
 
-from ..store.audit import Change, record
 from ..errors import WorkflowError
+from ..store.audit import Change, record
 from ..store.games import board_before, lexicon_of, place_continuation
-from ..store.validation import require_not_final
 from ..store.models import Game, Round
+from ..store.validation import require_not_final
 
 
 @dataclass(frozen=True)

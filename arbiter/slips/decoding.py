@@ -23,8 +23,8 @@ from corrector.rulepack import load_pack
 
 from ..store.games import board_before, get_game, get_round, lexicon_of, players
 from ..store.models import Slip
-from .readings import SlipReading
 from ..store.store import Store
+from .readings import SlipReading
 
 DECODED_VARIANTS = ("classic",)
 CONTENDER = 0.01  # a candidate this likely makes the fields it differs in unsure

@@ -24,13 +24,13 @@ from sqlalchemy.orm import Session
 
 from exitcodes import FluturasError
 
-from ..store.audit import Change, record
 from ..errors import MissingComponent, ReadingError
-from . import paper
+from ..store.audit import Change, record
 from ..store.models import Game, Player, ReviewItem, Round, Slip, utcnow
+from ..store.store import Store
+from . import paper
 from .readings import Parser, SlipReading, parse_reading, read_readings_file
 from .scanchecks import DEFAULT_THRESHOLD, Problems, guarded, qr_problem, scan_records
-from ..store.store import Store
 
 Keep = Literal["old", "new"]
 Chooser = Callable[[Slip, SlipReading], Keep]

@@ -13,13 +13,13 @@ from typing import Literal
 
 from exitcodes import ExitCode, FluturasError
 
-from .decoding import decode_readings, filed_tables, has_boxes, round_decoder
 from ..store.games import get_game
+from ..store.store import Store
+from ..store.validation import require_round
+from .decoding import decode_readings, filed_tables, has_boxes, round_decoder
 from .ingest import Chooser, Filed, PileRef, collect_batch, file_reading, flag_missing, missing_tables
 from .readings import SlipReading
 from .scanchecks import Problems
-from ..store.store import Store
-from ..store.validation import require_round
 
 Pile = Iterable[tuple[SlipReading, object]]
 WRONG_PILE_LEAST = 3  # fewer slips of another round are late slips, each in review as it says

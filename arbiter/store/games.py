@@ -17,11 +17,11 @@ from corrector.reasons import Violation
 from corrector.rulepack import RulePack, load_pack, pack_sha256
 from corrector.words.lexicon import Lexicon
 
-from .audit import Change, record, snapshot
 from ..errors import StoreError, WorkflowError
+from .audit import Change, record, snapshot
+from .freetext import check_text
 from .models import Game, Player, Round, Tournament
 from .seating import Seat
-from .freetext import check_text
 from .validation import require_not_final
 
 VARIANTS = ("classic", "completiv", "super_joker", "eliptic", "metagrama", "top", "tactic")  # docs/judge.md

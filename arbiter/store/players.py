@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from .audit import Change, record, snapshot
 from ..errors import WorkflowError
+from .audit import Change, record, snapshot
 from .freetext import check_text
 from .models import Game, Player, Slip
 from .seating import CATEGORIES, MAX_TABLE
