@@ -17,7 +17,7 @@ from exitcodes import ExitCode, FluturasError
 def _log_traceback(exc: BaseException) -> str:
     """Append the traceback to the error log beside the store; its path, or why it could not be written."""
     from arbiter.commands.common import last_store_url
-    from arbiter.store import error_log
+    from arbiter.store.store import error_log
 
     path = error_log(last_store_url())
     try:

@@ -403,7 +403,7 @@ CSRF = "fuzz-csrf"
 
 
 def _client(ex: Example, named: bool = True):
-    from arbiter.store import open_store
+    from arbiter.store.store import open_store
     from arbiter.web.app import create_app
 
     store = open_store(ex.db, create=False)

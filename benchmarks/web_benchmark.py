@@ -1,7 +1,7 @@
 """How long the queue page of a 60-slip round takes to render (issue 14's target: under 300 ms).
 
 A game of 60 seated players on a temporary SQLite store; round 1's 60 slips are filed from
-readings whose word is unsure, so all 60 wait in the review queue (through `arbiter.ingest`,
+readings whose word is unsure, so all 60 wait in the review queue (through `arbiter.slips.ingest`,
 as `round scan` files them); the queue page is then asked for through the app (Flask's test
 client: the whole request, the store's queries, the sorting, the board and the template, without
 the network). Prints the median and the worst of --runs requests.
@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arbiter.store import open_store  # noqa: E402
+from arbiter.store.store import open_store  # noqa: E402
 from arbiter.web.app import create_app  # noqa: E402
 
 

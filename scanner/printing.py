@@ -8,7 +8,7 @@ Labels are sized to be read at arm's length (8 pt, smaller only where the room u
 label or the slip's edge is shorter); they never move a box: the boxes are the template's, and the
 reader, its calibration and the benchmark are measured on exactly that geometry. Pre-filled slips
 come as plain `Prefill` records: the scanner knows nothing of tournaments, so the arbiter reads the
-seating from its store and hands the records over (`arbiter.prefill`).
+seating from its store and hands the records over (`arbiter.results.prefill`).
 """
 from __future__ import annotations
 

@@ -22,13 +22,13 @@ from corrector.anticipation.correction import AnticipationResult
 from corrector.anticipation.judge import load_game
 from corrector.anticipation.outcome import PlayerResult, RoundRuling
 
-from ..audit import Change, record
-from .letters import BLIND, blind_groups
 from ..errors import WorkflowError
-from ..games import get_game, get_round, players, require_kind, rounds, verify_wordlist
-from ..rows import held_slips, upsert_fields
-from ..models import Appeal, Decision, Game, Sanction, Slip, Standing
-from ..store import Store
+from ..round.rows import held_slips, upsert_fields
+from ..store.audit import Change, record
+from ..store.games import get_game, get_round, players, require_kind, rounds, verify_wordlist
+from ..store.models import Appeal, Decision, Game, Sanction, Slip, Standing
+from ..store.store import Store
+from .letters import BLIND, blind_groups
 
 SOURCE = "corrector.anticipation"
 # A 6.5 appeals an anticipation game takes: a slip misread (the slip as really written replaces

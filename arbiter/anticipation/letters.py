@@ -19,11 +19,10 @@ from corrector.anticipation.groups import (GROUP_COUNT, DrawRules, GroupSet, avo
 from corrector.errors import AnticipationInputError
 from corrector.rulepack import RulePack, load_pack
 
-from ..audit import Change, record
 from ..errors import WorkflowError
-from ..games import require_kind, rounds
-from ..models import Game, Player, Round, Slip
-from ..tops import lexicon_of
+from ..store.audit import Change, record
+from ..store.games import lexicon_of, require_kind, rounds
+from ..store.models import Game, Player, Round, Slip
 
 ROUND_ONE_JOIN = "+"  # round 1 plays group 1 and a 7-letter group (A 5.3): "AS+ACEMRST"
 BLIND = "blind"  # A 8.4: each player composes the groups; the store keeps them on the player

@@ -18,10 +18,11 @@ from openpyxl.styles import PatternFill
 from openpyxl.utils import get_column_letter
 from sqlalchemy.orm import Session
 
-from .. import sheetkit as kit, words
-from ..models import Decision, Game
-from ..reviewlog import review_sheet
-from ..sheetdata import gather
+from .. import words
+from ..results import sheetkit as kit
+from ..results.reviewlog import review_sheet
+from ..results.sheetdata import gather
+from ..store.models import Decision, Game
 
 FIRST_ROUND_COL = 3  # after Masa, Nume
 ROUNDS_PER_PAGE = 5  # printed: the moves of five rounds fit an A4 landscape width

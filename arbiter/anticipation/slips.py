@@ -33,11 +33,11 @@ import jsonschema
 from corrector.anticipation.judge import SCHEMA
 
 from ..errors import ReadingError
-from ..games import get_game, get_round, require_kind
-from ..ingest import Chooser, Filed, collect_readings, file_reading
-from ..readings import (FieldRead, SlipReading, apply_qr_table, check_template, content_hash, read_field,
+from ..slips.ingest import Chooser, Filed, collect_readings, file_reading
+from ..slips.readings import (FieldRead, SlipReading, apply_qr_table, check_template, content_hash, read_field,
                         slip_identity, slip_source)
-from ..store import Store
+from ..store.games import get_game, get_round, require_kind
+from ..store.store import Store
 
 IDENTITY_KEYS = ("source", "sha256", "slip_index")
 TEMPLATE = "anticipatie"  # templates/anticipatie.json, any version

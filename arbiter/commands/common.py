@@ -33,10 +33,10 @@ def store_options(func):
 def open_db(db: str, create: bool = False):
     """Open the store and say which one (stderr), so an arbiter in the wrong folder sees it at
     once; only `game new` creates a store, any other command refuses a file that is not there."""
-    from arbiter.store import describe, open_store
+    from arbiter.store.store import describe, open_store
 
     global _LAST_URL
-    from arbiter.store import resolve_url
+    from arbiter.store.store import resolve_url
 
     _LAST_URL = resolve_url(db)
     store = open_store(db, create=create)

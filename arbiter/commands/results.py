@@ -9,8 +9,8 @@ from arbiter.commands.common import NUMBER, now, open_db, parse_fields, store_op
 
 
 def _recorrect(store, gid: int, actor: str) -> None:
-    """After a withdrawal, the totals follow (`arbiter.correction.recorrect`)."""
-    from arbiter.correction import recorrect
+    """After a withdrawal, the totals follow (`arbiter.round.correction.recorrect`)."""
+    from arbiter.round.correction import recorrect
 
     if recorrect(store, gid, actor) is not None:
         click.echo("totals updated")
@@ -18,8 +18,8 @@ def _recorrect(store, gid: int, actor: str) -> None:
 
 def _rejudged(s, g, actor: str, what: str) -> bool:
     """After a sanction or an appeal, the totals follow in the same transaction
-    (`arbiter.judging.rejudge`): a change the judge refuses is not stored either."""
-    from arbiter.judging import rejudge
+    (`arbiter.round.judging.rejudge`): a change the judge refuses is not stored either."""
+    from arbiter.round.judging import rejudge
 
     return rejudge(s, g, actor, what) is not None
 
@@ -34,8 +34,8 @@ def _rejudged(s, g, actor: str, what: str) -> bool:
 def sanction(table, kind, reason, number, db, game_id, actor) -> None:
     """Give a disciplinary warning or eliminate a player."""
     from arbiter.errors import WorkflowError
-    from arbiter.games import get_game
-    from arbiter.results import add_sanction
+    from arbiter.store.games import get_game
+    from arbiter.results.results import add_sanction
 
     if kind is None:
         raise WorkflowError("choose --disciplinary or --eliminate")
@@ -62,8 +62,8 @@ def sanction(table, kind, reason, number, db, game_id, actor) -> None:
 @store_options
 def appeal(table, number, kind, reason, fields, score, cap, reject, db, game_id, actor) -> None:
     """Reopen a decision on appeal (D 6.5), within the deadline of the provisional results."""
-    from arbiter.games import get_game
-    from arbiter.results import add_appeal
+    from arbiter.store.games import get_game
+    from arbiter.results.results import add_appeal
 
     change = parse_fields(fields)
     change.update({k: v for k, v in (("score", score), ("cap", cap)) if v is not None})
@@ -85,13 +85,13 @@ def results() -> None:
 
 
 def _write_exports(s, g, out: Path) -> list[Path]:
-    from arbiter.exports import write_exports
+    from arbiter.results.exports import write_exports
 
     return write_exports(s, g, out)
 
 
 def _print_ranking(s, g) -> None:
-    from arbiter.results import ranking
+    from arbiter.results.results import ranking
 
     for r in ranking(s, g):
         place = "elim." if r.eliminated else str(r.rank)
@@ -105,9 +105,9 @@ def _print_ranking(s, g) -> None:
 @store_options
 def results_provisional(deadline, out, db, game_id, actor) -> None:
     """Publish the provisional ranking with the appeal deadline; writes the sheet and the HTML page."""
-    from arbiter.exports import ready_folder
-    from arbiter.games import get_game
-    from arbiter.results import parse_deadline, publish
+    from arbiter.results.exports import ready_folder
+    from arbiter.store.games import get_game
+    from arbiter.results.results import parse_deadline, publish
 
     ready_folder(out)  # a bad --out is refused before the publication is stored
     with open_db(db).session() as s:
@@ -125,9 +125,9 @@ def results_provisional(deadline, out, db, game_id, actor) -> None:
 def results_final(force_reason, out, db, game_id, actor) -> None:
     """Publish the final ranking (after the appeal deadline). On a game already final it writes
     the final files again (after a crash between the publication and the files), changing nothing."""
-    from arbiter.exports import ready_folder
-    from arbiter.games import get_game
-    from arbiter.results import finalise
+    from arbiter.results.exports import ready_folder
+    from arbiter.store.games import get_game
+    from arbiter.results.results import finalise
 
     ready_folder(out)  # a bad --out is refused before the game is stored as final
     store = open_db(db)
@@ -151,7 +151,7 @@ def results_final(force_reason, out, db, game_id, actor) -> None:
 @store_options
 def export(out, album, slips_round, db, game_id, actor) -> None:
     """Write the arbitration sheet (.xlsx), the CSV and the HTML results page (and the slip album)."""
-    from arbiter.exports import export_game
+    from arbiter.results.exports import export_game
 
     with open_db(db).session() as s:
         done = export_game(s, game_id, out, album or slips_round is not None, slips_round)
@@ -166,8 +166,8 @@ def export(out, album, slips_round, db, game_id, actor) -> None:
 @store_options
 def results_reopen(reason, db, game_id, actor) -> None:
     """Reopen final results for corrections; publish them again with `results final`."""
-    from arbiter.games import get_game
-    from arbiter.results import reopen_results
+    from arbiter.store.games import get_game
+    from arbiter.results.results import reopen_results
 
     with open_db(db).session() as s:
         g = get_game(s, game_id)

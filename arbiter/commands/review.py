@@ -26,8 +26,8 @@ def review(number, learn, crops, db, game_id, actor) -> None:
     (s, or Enter) or quit (q). Only `a` or a candidate's number accepts: any other answer is
     asked again."""
     from arbiter.errors import ReviewConflict, WorkflowError
-    from arbiter.games import get_game
-    from arbiter.review import resolve
+    from arbiter.store.games import get_game
+    from arbiter.review.review import resolve
 
     store = open_db(db)
     beside = Path(db).parent if "://" not in db else Path(".")
@@ -78,7 +78,7 @@ def review(number, learn, crops, db, game_id, actor) -> None:
 def _cards(session, game, number, crops: Path, roots: tuple[Path, ...]):
     """Each open item with its candidates in the web page's order and the upright crop written
     where the arbiter can open it (the same crop, doubtful boxes outlined, as the queue page)."""
-    from arbiter.models import Slip
+    from arbiter.store.models import Slip
     from arbiter.web.queue import cards
     from arbiter.web.slipcrop import crop, image_path
 
@@ -119,7 +119,7 @@ ACCEPT, SKIP, QUIT = ("a", "accept"), ("", "s", "skip"), ("q", "quit")
 def _ask(has_table: bool, candidates: int = 0) -> tuple[str, dict]:
     """The arbiter's answer: accept only on an explicit `a` or a listed candidate's number; a
     correction parsed field by field; anything not understood is asked again, never an accept."""
-    from arbiter.review import normalise_correction
+    from arbiter.review.review import normalise_correction
     from arbiter.errors import WorkflowError
 
     while True:

@@ -21,8 +21,8 @@ def round_() -> None:
 @store_options
 def round_draw(db, game_id, actor) -> None:
     """Draw the next group by RULES.md §5 (the game master, from the game's seed)."""
-    from arbiter.draw import draw_round
-    from arbiter.games import get_game, require_kind
+    from arbiter.round.draw import draw_round
+    from arbiter.store.games import get_game, require_kind
 
     with open_db(db).session() as s:
         g = get_game(s, game_id)
@@ -40,8 +40,8 @@ def round_draw(db, game_id, actor) -> None:
 @store_options
 def round_set_rack(letters, number, reason, db, game_id, actor) -> None:
     """Enter the group drawn from a physical bag ('?' is a joker)."""
-    from arbiter.games import get_game, require_kind
-    from arbiter.rack import set_rack
+    from arbiter.store.games import get_game, require_kind
+    from arbiter.round.rack import set_rack
 
     with open_db(db).session() as s:
         g = get_game(s, game_id)
@@ -57,8 +57,8 @@ def round_set_rack(letters, number, reason, db, game_id, actor) -> None:
 def round_set_top(move, number, db, game_id, actor) -> None:
     """Record the continuation: the game master's choice among the tops (default), or the
     arbiter's move ("H4 MODEL", jokers lowercase). Lists every equal top and the flags."""
-    from arbiter.games import get_game, get_round, require_kind
-    from arbiter.tops import retain_continuation
+    from arbiter.store.games import get_game, get_round, require_kind
+    from arbiter.round.tops import retain_continuation
 
     with open_db(db).session() as s:
         g = get_game(s, game_id)
@@ -84,7 +84,7 @@ def round_groups(draw, entered, table, reason, db, game_id, actor) -> None:
     game, each player's own (A 8.4)."""
     from arbiter.anticipation.letters import set_groups, set_player_groups
     from arbiter.errors import WorkflowError
-    from arbiter.games import get_game
+    from arbiter.store.games import get_game
 
     if draw == (entered is not None) or (table is not None and draw):
         raise WorkflowError("choose --draw or --set GROUPS (--table N takes --set)")
@@ -111,7 +111,7 @@ def round_order(draw, through, entered, reason, db, game_id, actor) -> None:
     """Anticipation: the group each round plays (round 1 also plays group 1); lays out the rounds."""
     from arbiter.anticipation.letters import round_letters, set_order
     from arbiter.errors import WorkflowError
-    from arbiter.games import get_game
+    from arbiter.store.games import get_game
 
     if draw == (entered is not None):
         raise WorkflowError("choose --draw or --set ORDER")
@@ -146,10 +146,10 @@ def round_order(draw, through, entered, reason, db, game_id, actor) -> None:
 def round_scan(paths, number, threshold, keep, mismatch, reader, db, game_id, actor) -> None:
     """File the slips of a round from images or the scanner's readings (.jsonl). Re-running is
     safe: a slip already filed (same image, or the same paper in other bytes) is recognised."""
-    from arbiter.games import get_game, get_round
-    from arbiter.roundscan import refuse_wrong_pile, scan_round
-    from arbiter.scanchecks import Problems
-    from arbiter.validation import check_threshold, require_not_final
+    from arbiter.store.games import get_game, get_round
+    from arbiter.slips.roundscan import refuse_wrong_pile, scan_round
+    from arbiter.slips.scanchecks import Problems
+    from arbiter.store.validation import check_threshold, require_not_final
 
     if threshold is not None:
         check_threshold(threshold)
@@ -240,7 +240,7 @@ class NoTerminal(FluturasError):
 
 def _report(problems) -> None:
     """Each file or page of the pile that was not filed, then CHECK_FAILED (the rest is filed)."""
-    from arbiter.scanchecks import ScanProblems
+    from arbiter.slips.scanchecks import ScanProblems
 
     if problems.lines:
         for line in problems.lines:
@@ -252,8 +252,8 @@ def _scan_anticipation(store, gid: int, paths, number: int | None, threshold: fl
                        actor: str, problems) -> None:
     """Anticipation slips, scanned or typed (arbiter/anticipation/slips.py): each filed in its own round."""
     from arbiter.anticipation.slips import file_anticipation_slips, parse_anticipation_record
-    from arbiter.ingest import missing_tables
-    from arbiter.ingest import collect_batch
+    from arbiter.slips.ingest import missing_tables
+    from arbiter.slips.ingest import collect_batch
 
     def choose(old, new):
         if keep != "ask":
@@ -282,12 +282,12 @@ def _scan_anticipation(store, gid: int, paths, number: int | None, threshold: fl
 @store_options
 def round_correct(number, judge_output, db, game_id, actor) -> None:
     """Judge every filed slip up to the round and store the decisions and totals (idempotent)."""
-    from arbiter.games import get_game
+    from arbiter.store.games import get_game
 
     store = open_db(db)
     with store.session() as s:
         gid = get_game(s, game_id).id
-    from arbiter.correction import correct_round, load_judge_output
+    from arbiter.round.correction import correct_round, load_judge_output
 
     output = load_judge_output(judge_output) if judge_output is not None else None
     done = correct_round(store, gid, number, actor, output, str(judge_output) if output else "fluturas judge")
@@ -304,10 +304,10 @@ def round_correct(number, judge_output, db, game_id, actor) -> None:
 @store_options
 def round_close(number, db, game_id, actor) -> None:
     """Close the round and print the announcements of D 5.3.7."""
-    from arbiter.correction import close_round
-    from arbiter.games import get_game, get_round
+    from arbiter.round.correction import close_round
+    from arbiter.store.games import get_game, get_round
 
-    from arbiter.validation import blockers
+    from arbiter.store.validation import blockers
 
     with open_db(db).session() as s:
         g = get_game(s, game_id)
@@ -329,8 +329,8 @@ def round_close(number, db, game_id, actor) -> None:
 def status(number, db, game_id, actor) -> None:
     """Where the game stands: the round, its group and top, the slips filed / decided / in review /
     without a table / missing, and the board as text."""
-    from arbiter.games import get_game
-    from arbiter.status import game_status
+    from arbiter.store.games import get_game
+    from arbiter.round.status import game_status
 
     with open_db(db).session() as s:
         lines = game_status(s, get_game(s, game_id), number).lines()

@@ -99,7 +99,7 @@ def template_print(name: str | None, out: Path, count: int, game_id: int | None,
         pages = render_sheets(t, out, count)
         click.echo(f"{out}: {pages} page(s) of {t.id}")
         return
-    from arbiter.prefill import print_slip_set
+    from arbiter.results.prefill import print_slip_set
 
     slips, pages, form = print_slip_set(db, game_id, rounds_text or "1", out, name)
     click.echo(f"{out}: {slips} pre-filled slips on {pages} page(s) of {form}")

@@ -27,7 +27,7 @@ def game() -> None:
 @store_options
 def game_new(tournament, name, variant, category, rules, words, venue, seed, kind, db, game_id, actor) -> None:
     """Start a game: tournament, type, variant, category, rule pack and word list."""
-    from arbiter.games import GameSpec, check_wordlist, new_game
+    from arbiter.store.games import GameSpec, check_wordlist, new_game
     from corrector.rulepack import load_pack
 
     if words is not None:  # checked before the store is opened (or made): a bad list leaves nothing behind
@@ -45,7 +45,7 @@ def game_list(db, game_id, actor) -> None:
     """The games in the store."""
     from sqlalchemy import select
 
-    from arbiter.models import Game
+    from arbiter.store.models import Game
 
     with open_db(db).session() as s:
         for g in s.scalars(select(Game).order_by(Game.id)):
@@ -64,8 +64,8 @@ def players() -> None:
 @store_options
 def players_import(path, encoding, replace, db, game_id, actor) -> None:
     """Import a seating list (CSV or XLSX; columns masa, nume[, prenume, club, categorie])."""
-    from arbiter.games import get_game, seat_players
-    from arbiter.seating import read_seating
+    from arbiter.store.games import get_game, seat_players
+    from arbiter.store.seating import read_seating
 
     seats = read_seating(path, encoding)
     with open_db(db).session() as s:
@@ -88,8 +88,8 @@ def _seat_options(func):
 @store_options
 def players_add(table, name, club, category, reason, db, game_id, actor) -> None:
     """Seat one player at a free table (undone by `players remove`)."""
-    from arbiter.games import get_game
-    from arbiter.players import SeatChange, add_player
+    from arbiter.store.games import get_game
+    from arbiter.store.players import SeatChange, add_player
 
     with open_db(db).session() as s:
         add_player(s, get_game(s, game_id), table, SeatChange(name, club, category), actor, reason)
@@ -103,8 +103,8 @@ def players_add(table, name, club, category, reason, db, game_id, actor) -> None
 @store_options
 def players_edit(table, name, club, category, reason, db, game_id, actor) -> None:
     """Correct a seat's name, club or category (undone by editing it back)."""
-    from arbiter.games import get_game
-    from arbiter.players import SeatChange, edit_player
+    from arbiter.store.games import get_game
+    from arbiter.store.players import SeatChange, edit_player
 
     with open_db(db).session() as s:
         player = edit_player(s, get_game(s, game_id), table, SeatChange(name, club, category), actor, reason)
@@ -118,8 +118,8 @@ def players_edit(table, name, club, category, reason, db, game_id, actor) -> Non
 @store_options
 def players_remove(table, reason, db, game_id, actor) -> None:
     """Remove a seat typed by mistake, while no slip names its table (undone by `players add`)."""
-    from arbiter.games import get_game
-    from arbiter.players import remove_player
+    from arbiter.store.games import get_game
+    from arbiter.store.players import remove_player
 
     with open_db(db).session() as s:
         seat = remove_player(s, get_game(s, game_id), table, actor, reason)
@@ -137,7 +137,7 @@ def players_remove(table, reason, db, game_id, actor) -> None:
 def demo(out, rounds, reader, seed, players, mistakes) -> None:
     """Play the sample tournament end to end: a simulated game, its slips rendered as scanned pages,
     read by the scanner, corrected, reviewed, closed, and the sheet written."""
-    from arbiter.demo import DemoOptions, run_demo
+    from arbiter.demo.demo import DemoOptions, run_demo
 
     options = DemoOptions.from_sample(rounds=rounds, reader=reader, seed=seed, players=players, mistake_rate=mistakes)
     for line in run_demo(out, options=options):

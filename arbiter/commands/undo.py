@@ -15,8 +15,8 @@ def undo() -> None:
 
 
 def _withdraw(what: str, row_id: int, reason: str, db, game_id, actor) -> None:
-    from arbiter.games import get_game
-    from arbiter.results import undo_sanction, withdraw_appeal
+    from arbiter.store.games import get_game
+    from arbiter.results.results import undo_sanction, withdraw_appeal
 
     take_back = withdraw_appeal if what == "appeal" else undo_sanction
     store = open_db(db)
@@ -51,8 +51,8 @@ _withdraw_command("sanction")
 @store_options
 def undo_review(item_id, reason, db, game_id, actor) -> None:
     """Reopen a resolved or discarded review item; its slip waits for review again."""
-    from arbiter.games import get_game
-    from arbiter.review import reopen_item
+    from arbiter.store.games import get_game
+    from arbiter.review.review import reopen_item
 
     with open_db(db).session() as s:
         reopen_item(s, get_game(s, game_id), item_id, actor, reason)
@@ -63,8 +63,8 @@ def undo_review(item_id, reason, db, game_id, actor) -> None:
 @store_options
 def undo_list(db, game_id, actor) -> None:
     """The game's sanctions and appeals with their ids and status."""
-    from arbiter.games import get_game
-    from arbiter.results import appeals, sanctions
+    from arbiter.store.games import get_game
+    from arbiter.results.results import appeals, sanctions
 
     with open_db(db).session() as s:
         g = get_game(s, game_id)
@@ -86,8 +86,8 @@ def slip() -> None:
 @store_options
 def slip_list(number, db, game_id, actor) -> None:
     """Every slip with its id, round, table, state (filed, superseded, discarded) and pile."""
-    from arbiter.games import get_game
-    from arbiter.review import slips
+    from arbiter.store.games import get_game
+    from arbiter.review.review import slips
 
     with open_db(db).session() as s:
         rows = slips(s, get_game(s, game_id), number)
@@ -108,8 +108,8 @@ def slip_discard(slip_id, pile, kind, reason, db, game_id, actor) -> None:
     """Discard a filed item that is no slip, a second scan of the same paper, or a whole pile
     scanned into the wrong round (kept, never counted; each one's review item brings it back)."""
     from arbiter.errors import WorkflowError
-    from arbiter.games import get_game
-    from arbiter.review import discard_pile, discard_slip
+    from arbiter.store.games import get_game
+    from arbiter.review.review import discard_pile, discard_slip
 
     if (slip_id is None) == (pile is None):
         raise WorkflowError("name one slip (SLIP_ID) or one scan (--pile N)")
@@ -133,8 +133,8 @@ def slip_discard(slip_id, pile, kind, reason, db, game_id, actor) -> None:
 @store_options
 def slip_restore(pile, reason, db, game_id, actor) -> None:
     """Bring back every discarded slip of one scan; each waits in review again."""
-    from arbiter.games import get_game
-    from arbiter.review import restore_pile
+    from arbiter.store.games import get_game
+    from arbiter.review.review import restore_pile
 
     with open_db(db).session() as s:
         done = restore_pile(s, get_game(s, game_id), pile, actor, reason)
@@ -149,11 +149,11 @@ def slip_restore(pile, reason, db, game_id, actor) -> None:
 @store_options
 def slip_move(slip_id, number, reason, db, game_id, actor) -> None:
     """File a slip in the round it really belongs to (a late slip of an earlier round)."""
-    from arbiter.games import get_game
-    from arbiter.models import ReviewItem, Round, Slip
+    from arbiter.store.games import get_game
+    from arbiter.store.models import ReviewItem, Round, Slip
     from sqlalchemy import select
 
-    from arbiter.review import move_slip
+    from arbiter.review.review import move_slip
 
     with open_db(db).session() as s:
         g = get_game(s, game_id)

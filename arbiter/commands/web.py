@@ -44,7 +44,7 @@ def serve(db, game_id, host, port, threads, image_dirs, new_store, learn) -> Non
     from arbiter.web.app import create_app
     from arbiter.web.security import is_loopback, new_token
 
-    from arbiter.games import get_game
+    from arbiter.store.games import get_game
 
     store = open_db(db, create=new_store).sized(threads)
     if game_id is not None:  # a game the store does not hold is refused now, not on every page

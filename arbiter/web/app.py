@@ -22,16 +22,17 @@ from werkzeug.exceptions import HTTPException
 
 from exitcodes import FluturasError
 
-from .. import claims, words
-from ..audit import entries
-from ..correction import close_round, correct_round
+from ..review import claims
+from .. import words
+from ..store.audit import entries
+from ..round.correction import close_round, correct_round
 from ..errors import ReviewConflict, WorkflowError
-from ..games import get_game, get_round
-from ..judging import rejudge
-from ..models import ReviewItem, Slip
-from ..results import APPEAL_KINDS, add_appeal, ranking
-from ..review import check_resolution, resolve
-from ..store import Store
+from ..store.games import get_game, get_round
+from ..round.judging import rejudge
+from ..store.models import ReviewItem, Slip
+from ..results.results import APPEAL_KINDS, add_appeal, ranking
+from ..review.review import check_resolution, resolve
+from ..store.store import Store
 from . import security
 from .board import board_view
 from .i18n import LANGS, Words, text
@@ -45,7 +46,7 @@ BUSY_RETRY_SECONDS = 2
 
 def undo_action(name: str):
     """`review.discard_slip` / `review.move_slip`: the queue offers them once the library has them."""
-    from .. import review
+    from ..review import review
 
     return getattr(review, name, None)
 
@@ -180,7 +181,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
     def _card_board(s, game, card, content: dict[str, Any] | None = None):
         from corrector.rulepack import load_pack
 
-        from ..games import board_before
+        from ..store.games import board_before
 
         pack = load_pack(game.rules)
         try:
@@ -409,7 +410,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
     def results_view():
         with store.session() as s:
             game = game_of(s)
-            from ..games import players, rounds
+            from ..store.games import players, rounds
 
             return render_template("results.html", game=game, ranking=ranking(s, game), kinds=APPEAL_KINDS,
                                    seats=players(s, game), rounds=rounds(s, game))
@@ -418,7 +419,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
     def player_view(table: int):
         with store.session() as s:
             game = game_of(s)
-            from ..games import players
+            from ..store.games import players
 
             seat = next((p for p in players(s, game) if p.table_no == table), None)
             if seat is None:
@@ -460,7 +461,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
     def export(kind: str):
         from openpyxl.utils.exceptions import IllegalCharacterError
 
-        from ..exports import gather, write_csv, write_html, write_xlsx
+        from ..results.exports import gather, write_csv, write_html, write_xlsx
 
         writers = {"xlsx": lambda s, game, p: write_xlsx(s, game, p), "csv": lambda s, game, p: write_csv(gather(s, game), p),
                    "html": lambda s, game, p: write_html(s, game, p)}

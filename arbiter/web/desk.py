@@ -10,9 +10,9 @@ from flask import abort, flash, g
 
 from exitcodes import FluturasError
 
-from ..games import get_game
-from ..models import Game
-from ..store import Store
+from ..store.games import get_game
+from ..store.models import Game
+from ..store.store import Store
 from . import security
 from .i18n import text
 

@@ -17,18 +17,19 @@ from sqlalchemy import select
 
 from exitcodes import FluturasError
 
-from .. import claims, judging
-from ..audit import entries
-from ..correction import correct_round, recorrect
+from ..review import claims
+from ..round import judging
+from ..store.audit import entries
+from ..round.correction import correct_round, recorrect
 from ..errors import WorkflowError
-from ..games import get_round, players
-from ..ingest import file_reading
-from ..models import AuditEntry, Decision, Game, ReviewItem, Round, Sanction, Slip
-from ..readings import parse_reading
-from ..results import add_sanction, undo_sanction
-from ..review import discard_slip, flag_decision, resolve
-from ..store import Store
-from ..validation import blockers, require_seated
+from ..store.games import get_round, players
+from ..slips.ingest import file_reading
+from ..store.models import AuditEntry, Decision, Game, ReviewItem, Round, Sanction, Slip
+from ..slips.readings import parse_reading
+from ..results.results import add_sanction, undo_sanction
+from ..review.review import discard_slip, flag_decision, resolve
+from ..store.store import Store
+from ..store.validation import blockers, require_seated
 from .desk import Desk, actor, refused
 from .i18n import text
 from .round_pages import MoveRow, legal_moves

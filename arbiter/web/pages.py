@@ -13,10 +13,10 @@ from corrector.game.variants import load_duplicate_rules
 from corrector.rulepack import load_pack
 from corrector.tiles import JOKER
 
-from ..announce import announce
+from ..round.announce import announce
 from ..errors import FluturasError
-from ..games import board_before, players, rounds
-from ..models import Decision, Game, ReviewItem, Round, Slip
+from ..store.games import board_before, players, rounds
+from ..store.models import Decision, Game, ReviewItem, Round, Slip
 from .board import BoardView, board_view
 
 

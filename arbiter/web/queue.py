@@ -13,13 +13,13 @@ import click
 from sqlalchemy import inspect, select, text
 from sqlalchemy.orm import Session
 
-from ..claims import live_claimant
+from ..review.claims import live_claimant
 from ..errors import WorkflowError
-from ..games import players
-from ..judging import build_case, decisions_of, run_judge
-from ..models import Game, ReviewItem, Round, Slip
-from ..readings import ALIASES, NUMERIC, read_field
-from ..review import QueueEntry, normalise_correction, queue
+from ..store.games import players
+from ..round.judging import build_case, decisions_of, run_judge
+from ..store.models import Game, ReviewItem, Round, Slip
+from ..slips.readings import ALIASES, NUMERIC, read_field
+from ..review.review import QueueEntry, normalise_correction, queue
 
 SURE_AT = 0.95  # `round scan`'s default threshold, for readings without the scanner's `accepted`
 SLIP_FIELDS = ("round", "table", "score", "position", "word", "jokers")

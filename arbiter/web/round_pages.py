@@ -13,14 +13,14 @@ from flask import Flask, flash, g, redirect, render_template, request, send_file
 
 from exitcodes import FluturasError
 
-from ..correction import close_round, correct_round
-from ..draw import draw_round
-from ..games import board_before, get_round, require_kind, rounds
-from ..rack import set_rack
-from ..models import Game, Round
-from ..results import finalise, parse_deadline, publish
-from ..tops import RoundTops, round_tops
-from ..validation import blockers
+from ..round.correction import close_round, correct_round
+from ..round.draw import draw_round
+from ..store.games import board_before, get_round, require_kind, rounds
+from ..round.rack import set_rack
+from ..store.models import Game, Round
+from ..results.results import finalise, parse_deadline, publish
+from ..round.tops import RoundTops, round_tops
+from ..store.validation import blockers
 from .board import BoardView, board_view
 from .desk import Desk, actor, refused
 from .i18n import text
@@ -66,7 +66,7 @@ def legal_moves(session, game: Game, rnd: Round) -> tuple[MoveRow, ...]:
     from corrector.rulepack import load_pack
     from corrector.words.movegen import generate_moves
 
-    from ..games import verify_wordlist
+    from ..store.games import verify_wordlist
 
     pack = load_pack(game.rules)
     lexicon = _lexicon(verify_wordlist(game), game.wordlist_sha256, game.rules, game.wordlist_label)
@@ -147,7 +147,7 @@ def register(app: Flask, desk: Desk) -> None:
 
     @app.post("/day/<int:number>/top")
     def day_top(number: int):
-        from ..tops import retain_continuation
+        from ..round.tops import retain_continuation
 
         who = actor()
         try:
@@ -167,7 +167,7 @@ def register(app: Flask, desk: Desk) -> None:
         from scanner.printing import render_sheets
         from scanner.template import load_template
 
-        from ..prefill import form_for, prefills
+        from ..results.prefill import form_for, prefills
 
         with store.session() as s:
             game = desk.game(s)

@@ -12,8 +12,8 @@ from urllib.parse import urlencode, urlsplit
 from flask import Flask, abort, redirect, request, session
 from werkzeug.routing import BaseConverter, ValidationError
 
-from ..freetext import check_text
-from ..validation import LARGEST
+from ..store.freetext import check_text
+from ..store.validation import LARGEST
 
 CSRF_HEADER = "X-CSRF-Token"
 OPEN_ENDPOINTS = {"static", "hall", "hall_state", "login"}  # the hall is read-only and token-free

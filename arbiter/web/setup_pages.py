@@ -11,10 +11,10 @@ from werkzeug.utils import secure_filename
 from exitcodes import FluturasError
 from samples import SAMPLES
 
-from ..games import ANTICIPATION_VARIANTS, CATEGORIES, KINDS, VARIANTS, GameSpec, new_game, players, seat_players
-from ..players import SeatChange, add_player, edit_player, remove_player, slips_of
-from ..seating import read_seating
-from ..store import Store
+from ..store.games import ANTICIPATION_VARIANTS, CATEGORIES, KINDS, VARIANTS, GameSpec, new_game, players, seat_players
+from ..store.players import SeatChange, add_player, edit_player, remove_player, slips_of
+from ..store.seating import read_seating
+from ..store.store import Store
 from .desk import Desk, actor, refused
 from .i18n import text
 

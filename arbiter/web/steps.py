@@ -6,7 +6,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from ..store import Store
+from ..store.store import Store
 from . import grid, round_pages, setup_pages, upload
 from .desk import Desk
 

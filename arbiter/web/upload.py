@@ -15,9 +15,9 @@ from werkzeug.utils import secure_filename
 
 from exitcodes import FluturasError
 
-from ..games import get_round
-from ..ingest import IMAGE_SUFFIXES
-from ..validation import require_not_final
+from ..store.games import get_round
+from ..slips.ingest import IMAGE_SUFFIXES
+from ..store.validation import require_not_final
 from .desk import Desk, actor
 from .i18n import text
 
@@ -111,7 +111,7 @@ def counting(parse, job: Job):
 
 def run_job(job: Job, desk: Desk, game_id: int, paths: list[Path], who: str, keep: str, tactic: bool) -> None:
     """The scan, in its own thread: `track` follows the slips as they are filed."""
-    from ..roundscan import scan_round
+    from ..slips.roundscan import scan_round
 
     def track(pile):
         pile = list(pile)  # the pages are read and decoded when the pile is listed
@@ -120,7 +120,7 @@ def run_job(job: Job, desk: Desk, game_id: int, paths: list[Path], who: str, kee
             yield item
             job.filed += 1
 
-    from ..readings import parse_reading
+    from ..slips.readings import parse_reading
 
     parse = parse_reading
     if tactic:  # D 8.6: the two-move slip, as `round scan` reads it

@@ -36,7 +36,7 @@ def store_url(request, tmp_path):
 
 @pytest.fixture
 def store(store_url):
-    from arbiter.store import open_store
+    from arbiter.store.store import open_store
 
     s = open_store(store_url)
     yield s

@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arbiter.games import GameSpec, get_game, new_game, seat_players
-from arbiter.rack import set_rack
-from arbiter.tops import set_continuation
-from arbiter.seating import Seat
-from arbiter.store import Store
+from arbiter.store.games import GameSpec, get_game, new_game, seat_players
+from arbiter.round.rack import set_rack
+from arbiter.round.tops import set_continuation
+from arbiter.store.seating import Seat
+from arbiter.store.store import Store
 
 ARBITER = "arbitru-test"
 
@@ -76,8 +76,8 @@ def game_of(store: Store, game_id: int):
 def race_resolve(url: str, item_id: int, version: int, actor: str, word: str, barrier, results) -> None:
     """One arbiter's process: wait for the other, then clear the same queue item."""
     from arbiter.errors import ReviewConflict
-    from arbiter.review import resolve
-    from arbiter.store import open_store
+    from arbiter.review.review import resolve
+    from arbiter.store.store import open_store
 
     store = open_store(url)
     barrier.wait(timeout=30)

@@ -14,9 +14,9 @@ import openpyxl
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from arbiter.audit import entries
-from arbiter.models import Decision, Game, Round
-from arbiter.store import open_store
+from arbiter.store.audit import entries
+from arbiter.store.models import Decision, Game, Round
+from arbiter.store.store import open_store
 from cli import main
 from tests.arbiter.sheets import sheet_values
 

@@ -2,7 +2,7 @@
 `anticipatie-v1` form by the scanner's synthetic renderer (held-out handwriting, a joker circled,
 the "Verificare" box ticked), one page per round, and read by the real scanner. Each slip must
 come out either read right or in the review queue; once the queue is cleared with the truth
-(through `arbiter.review.resolve`), `round correct` must give `fluturas judge`'s totals for the
+(through `arbiter.review.review.resolve`), `round correct` must give `fluturas judge`'s totals for the
 typed game file."""
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ import pytest
 from sqlalchemy import select
 
 from arbiter.anticipation.slips import parse_anticipation_scan
-from arbiter.models import ReviewItem, Round, Slip, Standing
-from arbiter.review import queue, resolve
-from arbiter.slipimages import RenderedPage
-from arbiter.store import open_store
+from arbiter.store.models import ReviewItem, Round, Slip, Standing
+from arbiter.review.review import queue, resolve
+from arbiter.demo.slipimages import RenderedPage
+from arbiter.store.store import open_store
 
 from .test_anticipation import _cli, _judge, _open_sample_game, _setup
 

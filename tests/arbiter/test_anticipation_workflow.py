@@ -10,9 +10,9 @@ import json
 import pytest
 from sqlalchemy import select
 
-from arbiter.audit import entries
-from arbiter.models import Decision, Standing
-from arbiter.store import open_store
+from arbiter.store.audit import entries
+from arbiter.store.models import Decision, Standing
+from arbiter.store.store import open_store
 from tests.arbiter.test_anticipation import _cli, _judge, _setup
 
 

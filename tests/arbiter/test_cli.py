@@ -11,10 +11,10 @@ from pathlib import Path
 from click.testing import CliRunner
 from openpyxl import load_workbook
 
-from arbiter.audit import entries
-from arbiter.games import get_game
-from arbiter.judging import build_case
-from arbiter.store import open_store
+from arbiter.store.audit import entries
+from arbiter.store.games import get_game
+from arbiter.round.judging import build_case
+from arbiter.store.store import open_store
 from cli import main
 from tests.arbiter.sheets import sheet_totals  # the sheet recalculated by LibreOffice: its totals are formulas
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from arbiter.audit import entries
-from arbiter.games import GameSpec, new_game, seat_players
-from arbiter.rack import set_rack
-from arbiter.models import Decision, Slip, Standing
-from arbiter.seating import Seat
+from arbiter.store.audit import entries
+from arbiter.store.games import GameSpec, new_game, seat_players
+from arbiter.round.rack import set_rack
+from arbiter.store.models import Decision, Slip, Standing
+from arbiter.store.seating import Seat
 
 from .helpers import ARBITER, judge_output, reading, write_jsonl
 

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from arbiter.audit import entries
-from arbiter.decoding import round_decoder
-from arbiter.demo import DemoOptions, run_demo
+from arbiter.store.audit import entries
+from arbiter.slips.decoding import round_decoder
+from arbiter.demo.demo import DemoOptions, run_demo
 from corrector.decoding import Reading
-from arbiter.games import get_game, rounds
-from arbiter.models import Decision, ReviewItem, Slip
-from arbiter.store import open_store
+from arbiter.store.games import get_game, rounds
+from arbiter.store.models import Decision, ReviewItem, Slip
+from arbiter.store.store import open_store
 from tests.arbiter.test_cli import judge_totals, sheet_totals
 
 pytest.importorskip("onnxruntime")

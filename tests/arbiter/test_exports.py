@@ -14,12 +14,12 @@ import pytest
 from click.testing import CliRunner
 from openpyxl import Workbook, load_workbook
 
-from arbiter.exports import FILLS, gather, write_csv, write_html, write_xlsx
-from arbiter.games import get_game
-from arbiter.ingest import file_reading
-from arbiter.judging import store_judgement
-from arbiter.readings import parse_reading
-from arbiter.results import add_sanction, parse_deadline, publish
+from arbiter.results.exports import FILLS, gather, write_csv, write_html, write_xlsx
+from arbiter.store.games import get_game
+from arbiter.slips.ingest import file_reading
+from arbiter.round.judging import store_judgement
+from arbiter.slips.readings import parse_reading
+from arbiter.results.results import add_sanction, parse_deadline, publish
 from cli import main
 
 from .helpers import ARBITER, judge_output, make_game
@@ -117,7 +117,7 @@ def _now():
 
 
 def test_formula_like_text_stays_text_in_the_sheet_and_the_csv(store, tmp_path):
-    from arbiter.models import Player
+    from arbiter.store.models import Player
 
     game_id = two_rounds(store, tmp_path)
     with store.session() as s:
@@ -144,7 +144,7 @@ def test_formula_like_text_stays_text_in_the_sheet_and_the_csv(store, tmp_path):
 
 
 def test_a_failed_export_leaves_the_previous_file_whole(store, tmp_path, sheet_game, monkeypatch):
-    import arbiter.exports as exports
+    import arbiter.results.exports as exports
 
     with store.session() as s:
         game = get_game(s, sheet_game)
@@ -331,7 +331,7 @@ def test_prefilled_slips_are_read_back_by_the_scanner(store, tmp_path):
     import cv2
     import numpy as np
 
-    from arbiter.prefill import prefills
+    from arbiter.results.prefill import prefills
     from scanner import scan_paths
     from scanner.synth.slip import PageStyle, SlipStyle, render_page, render_slip
     from scanner.template import load_template

@@ -5,7 +5,7 @@ lost (every paper is in the store), and every seated table is either decided rig
 with the top and no open item) or in review (its own slip, or a slip filed under it, waits for an
 arbiter, or a waiting slip's item names it as a table without a slip). Yesterday two papers with the same move and the same (misread) table were taken for
 one and the second was dropped. Real store (SQLite, and PostgreSQL when configured), the real
-`round scan` path (`arbiter.roundscan.scan_round`) on readings records."""
+`round scan` path (`arbiter.slips.roundscan.scan_round`) on readings records."""
 from __future__ import annotations
 
 import hashlib
@@ -13,10 +13,10 @@ import random
 
 from sqlalchemy import select
 
-from arbiter.games import GameSpec, new_game, seat_players
-from arbiter.models import ReviewItem, Round, Slip
-from arbiter.roundscan import scan_round
-from arbiter.seating import Seat
+from arbiter.store.games import GameSpec, new_game, seat_players
+from arbiter.store.models import ReviewItem, Round, Slip
+from arbiter.slips.roundscan import scan_round
+from arbiter.store.seating import Seat
 
 from .helpers import ARBITER, write_jsonl
 
@@ -67,7 +67,7 @@ def _pile(rng: random.Random, rnd: int) -> list[dict]:
 
 def _names(reason: str, table: int) -> bool:
     """Whether a review item tells the arbiter that `table` has no slip (one waiting may be its own)."""
-    from arbiter.ingest import MISSING_NOTE
+    from arbiter.slips.ingest import MISSING_NOTE
 
     if MISSING_NOTE not in reason:
         return False

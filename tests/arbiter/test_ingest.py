@@ -6,9 +6,9 @@ import pytest
 from sqlalchemy import select
 
 from arbiter.errors import ReadingError
-from arbiter.ingest import file_reading, missing_tables
-from arbiter.models import ReviewItem, Slip
-from arbiter.readings import parse_reading, read_readings_file
+from arbiter.slips.ingest import file_reading, missing_tables
+from arbiter.store.models import ReviewItem, Slip
+from arbiter.slips.readings import parse_reading, read_readings_file
 
 from .helpers import ARBITER, make_game, reading, write_jsonl
 
@@ -84,8 +84,8 @@ def test_slip_images_through_the_real_scanner(tmp_path):
     from scanner.synth.slip import render_slip
     from scanner.template import builtin_templates
 
-    from arbiter.ingest import collect_readings
-    from arbiter.store import open_store
+    from arbiter.slips.ingest import collect_readings
+    from arbiter.store.store import open_store
 
     template = next(t for t in builtin_templates() if t.id.startswith("duplicat"))
     image = tmp_path / "slip.png"

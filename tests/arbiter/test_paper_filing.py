@@ -1,4 +1,4 @@
-"""Issue 21 on both store backends: the print decides what is the same paper (`arbiter.paper`).
+"""Issue 21 on both store backends: the print decides what is the same paper (`arbiter.slips.paper`).
 A print at most SAME from a stored slip's is a rescan (kept discarded, an item brings it back);
 one between SAME and SUSPECT is filed, both slips in review; a slip set aside for its table
 (`--keep new`) is in review with its item named; the same reading from two papers is two slips."""
@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 from sqlalchemy import select
 
-from arbiter.ingest import file_reading
-from arbiter.models import ReviewItem, Slip
-from arbiter.paper import SAME, SUSPECT, SIDE, distance
-from arbiter.readings import parse_reading
-from arbiter.review import reopen_item
-from arbiter.games import get_game
+from arbiter.slips.ingest import file_reading
+from arbiter.store.models import ReviewItem, Slip
+from arbiter.slips.paper import SAME, SUSPECT, SIDE, distance
+from arbiter.slips.readings import parse_reading
+from arbiter.review.review import reopen_item
+from arbiter.store.games import get_game
 
 from .helpers import ARBITER, make_game, reading
 

@@ -1,4 +1,4 @@
-"""One seat at a time (`fluturas players add/edit/remove`, arbiter.players): a seat typed wrong is
+"""One seat at a time (`fluturas players add/edit/remove`, arbiter.store.players): a seat typed wrong is
 removable until a slip names its table, every change is audited, and each is undone by its
 opposite."""
 from __future__ import annotations
@@ -6,12 +6,12 @@ from __future__ import annotations
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from arbiter.audit import entries
-from arbiter.games import get_game, players
-from arbiter.ingest import file_reading
-from arbiter.models import Player
-from arbiter.readings import parse_reading
-from arbiter.store import open_store
+from arbiter.store.audit import entries
+from arbiter.store.games import get_game, players
+from arbiter.slips.ingest import file_reading
+from arbiter.store.models import Player
+from arbiter.slips.readings import parse_reading
+from arbiter.store.store import open_store
 from cli import main
 
 from .helpers import ARBITER, make_game, reading

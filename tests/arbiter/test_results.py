@@ -11,18 +11,18 @@ from sqlalchemy import select
 
 from corrector.judging.case import parse_case
 
-from arbiter.announce import announce, points_ro
-from arbiter.audit import entries
+from arbiter.round.announce import announce, points_ro
+from arbiter.store.audit import entries
 from arbiter.errors import WorkflowError
-from arbiter.exports import FILLS, gather, write_csv, write_html, write_xlsx
-from arbiter.games import get_game, get_round
-from arbiter.rack import set_rack
-from arbiter.tops import set_continuation
-from arbiter.ingest import file_reading
-from arbiter.judging import build_case, store_judgement
-from arbiter.models import Decision, ReviewItem, Round
-from arbiter.readings import parse_reading, read_readings_file
-from arbiter.results import add_appeal, add_sanction, parse_deadline, publish, ranking
+from arbiter.results.exports import FILLS, gather, write_csv, write_html, write_xlsx
+from arbiter.store.games import get_game, get_round
+from arbiter.round.rack import set_rack
+from arbiter.round.tops import set_continuation
+from arbiter.slips.ingest import file_reading
+from arbiter.round.judging import build_case, store_judgement
+from arbiter.store.models import Decision, ReviewItem, Round
+from arbiter.slips.readings import parse_reading, read_readings_file
+from arbiter.results.results import add_appeal, add_sanction, parse_deadline, publish, ranking
 
 from .helpers import ARBITER, judge_output, make_game, reading, write_jsonl
 from .sheets import sheet_totals
@@ -166,7 +166,7 @@ def test_slip_album_lists_missing_images(store, tmp_path):
     import pypdfium2
     from PIL import Image
 
-    from arbiter.slipbook import write_slip_album
+    from arbiter.results.slipbook import write_slip_album
 
     game_id = make_game(store, tmp_path, tables=8)
     (tmp_path / "scans").mkdir()

@@ -7,12 +7,12 @@ import multiprocessing
 import pytest
 from sqlalchemy import select
 
-from arbiter.audit import entries
+from arbiter.store.audit import entries
 from arbiter.errors import ReviewConflict, WorkflowError
-from arbiter.ingest import file_reading
-from arbiter.models import ReviewItem, Slip
-from arbiter.readings import parse_reading
-from arbiter.review import queue, resolve
+from arbiter.slips.ingest import file_reading
+from arbiter.store.models import ReviewItem, Slip
+from arbiter.slips.readings import parse_reading
+from arbiter.review.review import queue, resolve
 
 from .helpers import ARBITER, make_game, race_resolve, reading
 

@@ -8,10 +8,10 @@ import re
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from arbiter.demo import DemoOptions, run_demo
-from arbiter.games import get_game
-from arbiter.models import ReviewItem, Slip
-from arbiter.store import open_store
+from arbiter.demo.demo import DemoOptions, run_demo
+from arbiter.store.games import get_game
+from arbiter.store.models import ReviewItem, Slip
+from arbiter.store.store import open_store
 from arbiter.web.queue import by_probability
 from cli import main
 

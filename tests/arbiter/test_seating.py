@@ -5,7 +5,7 @@ import pytest
 from openpyxl import Workbook
 
 from arbiter.errors import SeatingError
-from arbiter.seating import read_seating
+from arbiter.store.seating import read_seating
 
 
 def write(tmp_path, name, text, encoding="utf-8"):

@@ -35,8 +35,8 @@ def test_status_counts_the_slips_and_draws_the_board(tmp_path):
     assert "15 filed, 0 decided, 1 in review, 0 without a table, 1 missing (tables 16)" in out
     board = out.splitlines()[-15:]
     assert board[7] == "...MODEL......."  # H4 across: row H, columns 4-8
-    from arbiter.review import queue, resolve
-    from arbiter.store import open_store
+    from arbiter.review.review import queue, resolve
+    from arbiter.store.store import open_store
 
     store = open_store(db)
     with store.session() as s:

@@ -8,10 +8,10 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from arbiter.audit import entries
+from arbiter.store.audit import entries
 from arbiter.errors import StoreError
-from arbiter.models import Base, Player
-from arbiter.store import head_revision, open_store
+from arbiter.store.models import Base, Player
+from arbiter.store.store import head_revision, open_store
 
 from .helpers import make_game
 
@@ -71,7 +71,7 @@ def test_unreachable_database_is_a_clear_error(tmp_path):
 
 def test_concurrent_edit_of_a_round_is_refused_not_lost(store, tmp_path):
     from arbiter.errors import ConcurrentChange
-    from arbiter.models import Round
+    from arbiter.store.models import Round
 
     make_game(store, tmp_path)
     with pytest.raises(ConcurrentChange, match="run it again"):
@@ -89,7 +89,7 @@ def test_an_older_store_is_upgraded_on_open_with_its_data(store_url):
     from alembic import command
     from sqlalchemy import create_engine
 
-    from arbiter.store import _alembic_config, resolve_url
+    from arbiter.store.store import _alembic_config, resolve_url
 
     engine = create_engine(resolve_url(store_url))
     config = _alembic_config()

@@ -9,10 +9,10 @@ import json
 
 from sqlalchemy import select
 
-from arbiter.audit import entries
-from arbiter.games import board_before, continuation_moves, get_game, rounds
-from arbiter.models import Decision, Round, Standing
-from arbiter.store import open_store
+from arbiter.store.audit import entries
+from arbiter.store.games import board_before, continuation_moves, get_game, rounds
+from arbiter.store.models import Decision, Round, Standing
+from arbiter.store.store import open_store
 from corrector.rulepack import load_pack
 from tests.arbiter.test_cli import SAMPLES, judge_totals, run
 

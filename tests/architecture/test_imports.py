@@ -104,3 +104,40 @@ def test_no_child_process_of_the_own_command_line() -> None:
         if "subprocess" in text and ("cli.py" in text or "\"fluturas\"" in text):
             offenders.append(name)
     assert not offenders, offenders
+
+
+# The arbiter's folders in the order a game goes through them (arbiter/README.md, "Where things
+# are"): a file imports only from its own folder and the folders before it, so no two folders import
+# each other. `words` (the arbiter's wording) and `errors` stand under everything; the command line and
+# the web app on top may use any folder and each other. The anticipation folder holds the second game
+# type, one file per step, so each of its files is checked at its step.
+LAYERS = (("arbiter", "arbiter.errors", "arbiter.words"), ("arbiter.store",), ("arbiter.slips",),
+          ("arbiter.review",), ("arbiter.round",), ("arbiter.results",), ("arbiter.demo",),
+          ("arbiter.commands", "arbiter.web"))
+ANTICIPATION_STEPS = {"arbiter.anticipation": "arbiter", "arbiter.anticipation.slips": "arbiter.slips",
+                      "arbiter.anticipation.letters": "arbiter.round",
+                      "arbiter.anticipation.correction": "arbiter.round",
+                      "arbiter.anticipation.sheet": "arbiter.results"}
+
+
+def _layer(module: str) -> int:
+    folder = ANTICIPATION_STEPS.get(module) or ".".join(module.split(".")[:2])
+    found = [i for i, layer in enumerate(LAYERS) if folder in layer]
+    assert found, f"{module}: not in a folder of arbiter/ listed in LAYERS (tests/architecture/test_imports.py)"
+    return found[0]
+
+
+def test_every_arbiter_file_is_in_a_folder_of_the_workflow() -> None:
+    """Only `__init__` (the default store name) and `errors` sit at the top of arbiter/."""
+    loose = sorted(m for m in MODULES if m.startswith("arbiter.") and m.count(".") == 1
+                   and MODULES[m].name != "__init__.py" and m not in LAYERS[0])
+    assert not loose, loose
+    for module in MODULES:
+        if module == "arbiter" or module.startswith("arbiter."):
+            _layer(module)
+
+
+def test_arbiter_folders_import_only_the_folders_before_them() -> None:
+    offenders = sorted(f"{m} imports {t}" for m, targets in GRAPH.items() if m.split(".")[0] == "arbiter"
+                       for t in targets if t.split(".")[0] == "arbiter" and _layer(t) > _layer(m))
+    assert not offenders, "\n".join(offenders)

@@ -77,9 +77,9 @@ def test_plausible_set_covers_the_mass_then_the_floor():
 
 
 def test_the_arbiter_reviews_the_field_the_ink_rules_out(dec):
-    """`round scan` holds the slip with the ruled-out field among the unsure ones (arbiter/decoding.py)."""
-    from arbiter.decoding import decoded
-    from arbiter.readings import SlipReading
+    """`round scan` holds the slip with the ruled-out field among the unsure ones (arbiter/slips/decoding.py)."""
+    from arbiter.slips.decoding import decoded
+    from arbiter.slips.readings import SlipReading
 
     rec = _ardeiiid()
     reading = SlipReading("scans/a.png", 0, "0" * 64, {}, (), None, (), rec)

@@ -9,8 +9,8 @@ import json
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from arbiter.models import ReviewItem, Slip
-from arbiter.store import open_store
+from arbiter.store.models import ReviewItem, Slip
+from arbiter.store.store import open_store
 from cli import main
 from tests.arbiter.helpers import make_game, write_jsonl
 from tests.decoding.helpers import record

@@ -21,7 +21,7 @@ ROUND_MAX = 100
 
 
 def control_character(text: str) -> str | None:
-    """The first character a sheet or a page cannot carry (the rule of `arbiter.freetext`): C0
+    """The first character a sheet or a page cannot carry (the rule of `arbiter.store.freetext`): C0
     controls but tab and line breaks, DEL and C1 controls, lone surrogates."""
     for ch in text:
         code = ord(ch)

@@ -1,5 +1,5 @@
 """Issue 21, wrong results accepted without a word: every number, date and text that reaches the
-store is bounded and checked (arbiter/validation.py), the same from the CLI and the library; a
+store is bounded and checked (arbiter/store/validation.py), the same from the CLI and the library; a
 refusal is one line naming the field, exit 2, and the store unchanged."""
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from datetime import datetime
 import pytest
 
 from arbiter.errors import WorkflowError
-from arbiter.store import open_store
-from arbiter.games import get_game
+from arbiter.store.store import open_store
+from arbiter.store.games import get_game
 
 from .conftest import cli, fingerprint, one_line_error, rows
 
@@ -24,7 +24,7 @@ def provisional(db):
 
 def judge_output(db) -> dict:
     """The judge's own output for the stored game (what `round correct` stores), to spoil one value of."""
-    from arbiter.judging import build_case, run_judge
+    from arbiter.round.judging import build_case, run_judge
 
     store = open_store(db)
     try:
@@ -60,7 +60,7 @@ def test_a_judge_output_out_of_bounds_is_refused(game, where, value, field):
 
 
 def test_the_score_ceiling_is_derived_from_the_rule_pack(game):
-    from arbiter.validation import game_ceiling, round_ceiling, total_floor
+    from arbiter.store.validation import game_ceiling, round_ceiling, total_floor
 
     store = open_store(game)
     try:
@@ -97,7 +97,7 @@ def test_a_deadline_that_is_not_an_hour_is_refused(game, deadline):
 
 
 def test_a_deadline_as_notice_boards_write_it():
-    from arbiter.validation import check_deadline
+    from arbiter.store.validation import check_deadline
 
     today = datetime(2026, 5, 17, 10, 0).astimezone()
     assert check_deadline("18.30", today).strftime("%H:%M") == "18:30"

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from arbiter.correction import correct_round
-from arbiter.games import get_game
-from arbiter.models import Appeal, AuditEntry, Game
+from arbiter.round.correction import correct_round
+from arbiter.store.games import get_game
+from arbiter.store.models import Appeal, AuditEntry, Game
 from tests.arbiter.helpers import ARBITER, make_game, reading, write_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,8 +48,8 @@ def corrected_game(store, tmp_path, tables: int = 3) -> int:
 def test_a_refused_appeal_stores_nothing(store, tmp_path, args, says):
     corrected_game(store, tmp_path)
     with store.session() as s:  # a second round, so that `round=2` names a round that exists
-        from arbiter.rack import set_rack
-        from arbiter.tops import set_continuation
+        from arbiter.round.rack import set_rack
+        from arbiter.round.tops import set_continuation
 
         g = get_game(s)
         g.rounds[0].status = "closed"

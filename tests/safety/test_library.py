@@ -1,4 +1,4 @@
-"""The undo functions as the review web page will call them (`arbiter.review`, `arbiter.results`),
+"""The undo functions as the review web page will call them (`arbiter.review.review`, `arbiter.results.results`),
 on SQLite and, under `.ci/postgres.sh`, PostgreSQL: each change kept, audited and undoable."""
 from __future__ import annotations
 
@@ -7,15 +7,15 @@ from datetime import datetime, timezone
 import pytest
 from sqlalchemy import select
 
-from arbiter.audit import entries
+from arbiter.store.audit import entries
 from arbiter.errors import WorkflowError
-from arbiter.games import get_game
-from arbiter.ingest import file_reading
-from arbiter.judging import build_case
-from arbiter.models import Appeal, ReviewItem, Sanction, Slip
-from arbiter.readings import parse_reading
-from arbiter.results import add_appeal, add_sanction, reopen_results, undo_sanction, withdraw_appeal
-from arbiter.review import discard_slip, move_slip, reopen_item, resolve
+from arbiter.store.games import get_game
+from arbiter.slips.ingest import file_reading
+from arbiter.round.judging import build_case
+from arbiter.store.models import Appeal, ReviewItem, Sanction, Slip
+from arbiter.slips.readings import parse_reading
+from arbiter.results.results import add_appeal, add_sanction, reopen_results, undo_sanction, withdraw_appeal
+from arbiter.review.review import discard_slip, move_slip, reopen_item, resolve
 
 from tests.arbiter.helpers import ARBITER, make_game, reading
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from arbiter.errors import WorkflowError
-from arbiter.games import get_game, seat_players
-from arbiter.seating import Seat
-from arbiter.store import open_store
+from arbiter.store.games import get_game, seat_players
+from arbiter.store.seating import Seat
+from arbiter.store.store import open_store
 
 from .conftest import SAMPLES, cli, fingerprint, one_line_error, rows
 

@@ -54,12 +54,12 @@ def test_a_read_only_store_is_file_access(game):
 
 
 def test_an_unexpected_failure_is_one_line_and_a_logged_traceback(game, monkeypatch):
-    import arbiter.games
+    import arbiter.store.games
 
     def broken(*_args, **_kw):
         raise RuntimeError("the disk controller said no")
 
-    monkeypatch.setattr(arbiter.games, "get_game", broken)
+    monkeypatch.setattr(arbiter.store.games, "get_game", broken)
     result = cli(game, "undo", "list", code=ExitCode.INTERNAL)
     line = one_line_error(result)
     log = game.parent / "fluturas-errors.log"
@@ -109,7 +109,7 @@ def test_a_huge_json_readings_file_is_refused(game, tmp_path):
 def test_two_arbiters_correcting_at_once_get_conflict_not_a_traceback(game):
     """While another command holds the write lock, `round correct` waits, then says CONFLICT."""
     from arbiter.errors import ConcurrentChange
-    from arbiter.store import store_failure
+    from arbiter.store.store import store_failure
 
     blocker = sqlite3.connect(game, timeout=0)
     blocker.execute("BEGIN EXCLUSIVE")

@@ -28,8 +28,8 @@ def test_accept_refused_for_a_slip_with_no_table(game, tmp_path):
 
 def test_accept_refused_by_the_library_too(game, tmp_path):
     from arbiter.errors import WorkflowError
-    from arbiter.review import resolve
-    from arbiter.store import open_store
+    from arbiter.review.review import resolve
+    from arbiter.store.store import open_store
 
     cli(game, "round", "scan", str(jsonl(tmp_path / "late.jsonl", reading(16, table_confidence=0.2))))
     ((item, _table, _reason),) = open_items(game)

@@ -1,5 +1,5 @@
 """Issue 21, slips lost or wrongly filed: a rescan is recognised from the image (the ink of the
-slip's boxes, `arbiter.paper`), never from its reading. Two players who wrote the same move, one of
+slip's boxes, `arbiter.slips.paper`), never from its reading. Two players who wrote the same move, one of
 them with a misread table, are two slips: none is dropped, the one set aside waits in review. The
 same paper in other bytes is kept set aside with an item `undo review` reopens. A page of blank
 printed slips is reported, not filed; `--keep ask` with no terminal names `--keep old|new`.
@@ -36,13 +36,13 @@ def rescanned(image: np.ndarray, angle: float = 2.0, scale: float = 0.9) -> np.n
 
 
 def prints(*paths) -> list[str]:
-    from arbiter.scanchecks import Problems, scan_records
+    from arbiter.slips.scanchecks import Problems, scan_records
 
     return [r["ink"] for p in paths for r in scan_records(p, "cnn", None, Problems())]
 
 
 def test_the_print_tells_the_same_paper_from_another_writer_of_the_same_move(tmp_path):
-    from arbiter.paper import SAME, SUSPECT, distance
+    from arbiter.slips.paper import SAME, SUSPECT, distance
 
     paths = []
     for seed in (1, 2, 3):

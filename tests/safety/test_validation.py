@@ -219,7 +219,7 @@ def test_a_slip_is_moved_to_the_round_it_belongs_to(game, tmp_path):
 # --- the word list ---------------------------------------------------------------------------
 
 def test_a_word_list_edited_after_game_new_is_refused_naming_both_hashes(game):
-    from arbiter.games import file_sha256
+    from arbiter.store.games import file_sha256
 
     words = game.parent / "words.txt"
     (stored,) = rows(game, "SELECT wordlist_sha256 FROM game")

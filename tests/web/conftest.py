@@ -55,7 +55,7 @@ def serve():
 
 @pytest.fixture
 def store(tmp_path):
-    from arbiter.store import open_store
+    from arbiter.store.store import open_store
 
     s = open_store(tmp_path / "store.db")
     yield s
@@ -68,7 +68,7 @@ store_url = arbiter_conftest.store_url  # SQLite, and PostgreSQL under .ci/postg
 @pytest.fixture
 def any_store(store_url):
     """The store on SQLite and, when the CI's PostgreSQL is up, on PostgreSQL too."""
-    from arbiter.store import open_store
+    from arbiter.store.store import open_store
 
     s = open_store(store_url)
     yield s

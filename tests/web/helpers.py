@@ -9,10 +9,10 @@ from typing import Any
 
 from sqlalchemy import inspect, text
 
-from arbiter.ingest import file_reading
-from arbiter.readings import parse_reading
-from arbiter.review import queue
-from arbiter.store import Store
+from arbiter.slips.ingest import file_reading
+from arbiter.slips.readings import parse_reading
+from arbiter.review.review import queue
+from arbiter.store.store import Store
 
 from tests.arbiter.helpers import ARBITER, make_game, reading
 

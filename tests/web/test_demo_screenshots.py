@@ -16,17 +16,17 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from arbiter.demo import SAMPLES, DemoOptions, run_demo
-from arbiter.draw import draw_round
-from arbiter.games import GameSpec, get_game, new_game, seat_players
-from arbiter.decoding import decode_readings, filed_tables, round_decoder
-from arbiter.ingest import file_reading
-from arbiter.models import Player, Slip
-from arbiter.readings import parse_reading
-from arbiter.results import publish
-from arbiter.seating import read_seating
-from arbiter.store import open_store
-from arbiter.tops import retain_continuation
+from arbiter.demo.demo import SAMPLES, DemoOptions, run_demo
+from arbiter.round.draw import draw_round
+from arbiter.store.games import GameSpec, get_game, new_game, seat_players
+from arbiter.slips.decoding import decode_readings, filed_tables, round_decoder
+from arbiter.slips.ingest import file_reading
+from arbiter.store.models import Player, Slip
+from arbiter.slips.readings import parse_reading
+from arbiter.results.results import publish
+from arbiter.store.seating import read_seating
+from arbiter.store.store import open_store
+from arbiter.round.tops import retain_continuation
 from arbiter.web.app import create_app
 
 from .conftest import sign_in

@@ -1,18 +1,18 @@
 """Discarding a flagged item as "not a slip" or "duplicate" and moving a slip to another round,
-from the queue by keyboard, through `arbiter.review.discard_slip` / `move_slip`. Those library
+from the queue by keyboard, through `arbiter.review.review.discard_slip` / `move_slip`. Those library
 functions come with the undo work; until this tree has them the queue does not offer the keys and
 this test says so."""
 from __future__ import annotations
 
 import pytest
-import arbiter.review as review
-from arbiter.correction import close_round, correct_round
-from arbiter.games import get_game, get_round
-from arbiter.rack import set_rack
-from arbiter.tops import set_continuation
-from arbiter.ingest import file_reading
-from arbiter.models import ReviewItem, Round, Slip
-from arbiter.readings import parse_reading
+import arbiter.review.review as review
+from arbiter.round.correction import close_round, correct_round
+from arbiter.store.games import get_game, get_round
+from arbiter.round.rack import set_rack
+from arbiter.round.tops import set_continuation
+from arbiter.slips.ingest import file_reading
+from arbiter.store.models import ReviewItem, Round, Slip
+from arbiter.slips.readings import parse_reading
 from arbiter.web.app import create_app
 from tests.arbiter.helpers import ARBITER, make_game, reading
 
@@ -20,7 +20,7 @@ from .conftest import sign_in
 from .helpers import open_items
 
 pytestmark = pytest.mark.skipif(not (hasattr(review, "discard_slip") and hasattr(review, "move_slip")),
-                                reason="arbiter.review.discard_slip / move_slip are not in this tree yet")
+                                reason="arbiter.review.review.discard_slip / move_slip are not in this tree yet")
 
 
 def late_slip_round(store, tmp_path) -> int:

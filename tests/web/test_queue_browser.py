@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from arbiter.audit import entries
-from arbiter.models import ReviewItem, Slip
+from arbiter.store.audit import entries
+from arbiter.store.models import ReviewItem, Slip
 from arbiter.web.app import create_app
 
 from .conftest import sign_in

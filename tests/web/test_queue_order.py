@@ -2,7 +2,7 @@
 the points the slip claims), and the table-range filter of D 5.5.f."""
 from __future__ import annotations
 
-from arbiter.games import get_game
+from arbiter.store.games import get_game
 from arbiter.web.queue import cards
 
 from .helpers import candidate, flagged_round, open_items, write_candidates

@@ -1,9 +1,9 @@
 """Results, appeal and audit trail, and the hall timer, in a real browser."""
 from __future__ import annotations
 
-from arbiter.correction import close_round, correct_round
-from arbiter.games import get_game, get_round
-from arbiter.review import resolve
+from arbiter.round.correction import close_round, correct_round
+from arbiter.store.games import get_game, get_round
+from arbiter.review.review import resolve
 from arbiter.web.app import create_app
 
 from .conftest import sign_in

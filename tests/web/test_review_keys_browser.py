@@ -3,7 +3,7 @@ was made on (a page, not a 405), and on the hall's network the access token type
 form lets the arbiter in."""
 from __future__ import annotations
 
-from arbiter.models import Slip
+from arbiter.store.models import Slip
 from arbiter.web.app import create_app
 
 from .conftest import sign_in

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from arbiter.ingest import file_reading
-from arbiter.models import AuditEntry, ReviewItem, Slip
-from arbiter.readings import parse_reading
+from arbiter.slips.ingest import file_reading
+from arbiter.store.models import AuditEntry, ReviewItem, Slip
+from arbiter.slips.readings import parse_reading
 from arbiter.web.app import create_app
 
 from tests.arbiter.helpers import ARBITER, make_game, reading

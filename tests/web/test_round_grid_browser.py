@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from arbiter.audit import entries
-from arbiter.correction import correct_round
-from arbiter.ingest import file_reading
-from arbiter.models import Decision, Sanction, Slip, Standing
-from arbiter.readings import parse_reading
+from arbiter.store.audit import entries
+from arbiter.round.correction import correct_round
+from arbiter.slips.ingest import file_reading
+from arbiter.store.models import Decision, Sanction, Slip, Standing
+from arbiter.slips.readings import parse_reading
 from arbiter.web.app import create_app
 
 from tests.arbiter.helpers import ARBITER, make_game, reading

@@ -15,13 +15,13 @@ from click.testing import CliRunner
 from openpyxl import load_workbook
 from sqlalchemy import select
 
-from arbiter.audit import entries
-from arbiter.games import get_game
-from arbiter.models import Decision, Round, Standing
-from arbiter.review import queue
-from arbiter.simulation import MistakeDeck, simulate_round
-from arbiter.slipimages import render_round
-from arbiter.store import open_store
+from arbiter.store.audit import entries
+from arbiter.store.games import get_game
+from arbiter.store.models import Decision, Round, Standing
+from arbiter.review.review import queue
+from arbiter.demo.simulation import MistakeDeck, simulate_round
+from arbiter.demo.slipimages import render_round
+from arbiter.store.store import open_store
 from arbiter.web.app import create_app
 from arbiter.web.setup_pages import DEMO_WORDS
 from samples import SAMPLES
@@ -33,14 +33,14 @@ PLAYERS = SAMPLES / "players.csv"
 
 
 def render_pile(folder: Path) -> list[Path]:
-    """The round's slips as the demo draws them (arbiter.simulation + arbiter.slipimages): every
+    """The round's slips as the demo draws them (arbiter.demo.simulation + arbiter.demo.slipimages): every
     player's move on the empty board, written with a seeded share of mistakes, scanned four to a page."""
     from corrector.board import Board
     from corrector.rulepack import load_pack
     from corrector.words.lexicon import load_lexicon
     from corrector.words.movegen import generate_moves
 
-    from arbiter.seating import read_seating
+    from arbiter.store.seating import read_seating
 
     pack = load_pack("ro")
     lexicon = load_lexicon(DEMO_WORDS, pack)
@@ -84,7 +84,7 @@ def clear_queue(page) -> None:
 def cli_answers(db: Path) -> str:
     """What the arbiter answers `fluturas review`, item by item, for the same choices: the
     candidate the decoder finds most likely, as fields (c masa=11 ...), else accept (a)."""
-    from arbiter.models import ReviewItem
+    from arbiter.store.models import ReviewItem
     from arbiter.web.queue import correction_from
 
     store = open_store(db)

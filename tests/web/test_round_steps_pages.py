@@ -9,7 +9,7 @@ import time
 
 from sqlalchemy import func, select
 
-from arbiter.models import Game, Player, Round
+from arbiter.store.models import Game, Player, Round
 from arbiter.web.app import create_app
 from arbiter.web.i18n import LANGS, TEXTS
 
@@ -86,7 +86,7 @@ def test_every_text_of_the_new_pages_in_both_languages():
         used |= set(re.findall(r"t\('([a-z_0-9]+)'\)", (web / "templates" / f"{name}.html").read_text(encoding="utf-8")))
     for name in ("setup_pages", "round_pages", "upload", "grid"):
         used |= set(re.findall(r"text\(['\"]([a-z_0-9]+)['\"]", (web / f"{name}.py").read_text(encoding="utf-8")))
-    from arbiter.games import ANTICIPATION_VARIANTS, CATEGORIES, KINDS, VARIANTS
+    from arbiter.store.games import ANTICIPATION_VARIANTS, CATEGORIES, KINDS, VARIANTS
     from arbiter.web.setup_pages import RULE_PACKS
 
     used = {k for k in used if not k.endswith("_")}  # the prefixed ones, by their values:
@@ -104,7 +104,7 @@ def test_the_group_drawn_in_the_browser_is_the_one_the_cli_draws(tmp_path):
     """`round draw` from the game's seed (D 5.3.1–5.3.2): the desk's button and the command agree."""
     from click.testing import CliRunner
 
-    from arbiter.store import open_store
+    from arbiter.store.store import open_store
     from arbiter.web.setup_pages import DEMO_WORDS
     from cli import main
 
@@ -129,11 +129,11 @@ def test_the_group_drawn_in_the_browser_is_the_one_the_cli_draws(tmp_path):
 
 
 def test_the_grid_leaves_an_item_another_arbiter_has_open(store, tmp_path):
-    from arbiter import claims
-    from arbiter.ingest import file_reading
-    from arbiter.models import Slip
-    from arbiter.readings import parse_reading
-    from arbiter.review import queue
+    from arbiter.review import claims
+    from arbiter.slips.ingest import file_reading
+    from arbiter.store.models import Slip
+    from arbiter.slips.readings import parse_reading
+    from arbiter.review.review import queue
 
     from tests.arbiter.helpers import ARBITER, reading
 
@@ -153,9 +153,9 @@ def test_the_grid_leaves_an_item_another_arbiter_has_open(store, tmp_path):
 
 
 def test_the_grid_types_no_slip_for_a_table_whose_slip_waits_under_no_table(store, tmp_path):
-    from arbiter.ingest import file_reading
-    from arbiter.models import Slip
-    from arbiter.readings import parse_reading
+    from arbiter.slips.ingest import file_reading
+    from arbiter.store.models import Slip
+    from arbiter.slips.readings import parse_reading
 
     from tests.arbiter.helpers import ARBITER, reading
 
@@ -169,7 +169,7 @@ def test_the_grid_types_no_slip_for_a_table_whose_slip_waits_under_no_table(stor
 
 
 def test_the_grid_gives_nothing_when_one_table_is_not_seated(store, tmp_path):
-    from arbiter.models import Slip
+    from arbiter.store.models import Slip
 
     make_game(store, tmp_path, 2)
     c, token = client(store, tmp_path)

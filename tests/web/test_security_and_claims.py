@@ -9,10 +9,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from arbiter.claims import ClaimConflict, claim, release
+from arbiter.review.claims import ClaimConflict, claim, release
 from arbiter.errors import ReviewConflict
-from arbiter.models import ReviewItem, utcnow
-from arbiter.review import resolve
+from arbiter.store.models import ReviewItem, utcnow
+from arbiter.review.review import resolve
 from arbiter.web.app import create_app
 from arbiter.web.security import is_loopback
 
@@ -103,7 +103,7 @@ def test_exports_download_the_sheet_csv_and_page(store, tmp_path):
 
     from openpyxl import load_workbook
 
-    from arbiter.correction import correct_round
+    from arbiter.round.correction import correct_round
 
     game_id = flagged_round(store, tmp_path, 2, {})
     correct_round(store, game_id, 1, "ana")

@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 from sqlalchemy import func, select
 
-from arbiter.audit import entries
-from arbiter.models import ReviewItem
+from arbiter.store.audit import entries
+from arbiter.store.models import ReviewItem
 
 from .helpers import flagged_round, open_items
 from .load import ServedProcess, run_load

@@ -12,9 +12,9 @@ import time
 import pytest
 from sqlalchemy import select, text
 
-from arbiter.ingest import file_reading
-from arbiter.models import ReviewItem, Slip
-from arbiter.readings import parse_reading
+from arbiter.slips.ingest import file_reading
+from arbiter.store.models import ReviewItem, Slip
+from arbiter.slips.readings import parse_reading
 from arbiter.web.app import create_app
 
 from tests.arbiter.helpers import ARBITER, reading
@@ -57,7 +57,7 @@ def test_an_item_of_another_game_is_refused(store, tmp_path):
 
 def test_claims_refuse_another_games_item_and_a_name_no_save_takes(store, tmp_path):
     from arbiter.errors import WorkflowError
-    from arbiter.claims import claim
+    from arbiter.review.claims import claim
 
     first = flagged_round(store, tmp_path, 2, {1: "M0DEL"})
     other_folder = tmp_path / "other"
@@ -135,8 +135,8 @@ def test_slip_images_only_from_the_given_folders(store, tmp_path):
     for table, source in ((4, str(private / "secret.png")), (5, "scans/link.png"), (6, "notes.txt"),
                           (7, "../private/secret.png")):
         with store.session() as s:
-            from arbiter.games import seat_players, get_game
-            from arbiter.seating import Seat
+            from arbiter.store.games import seat_players, get_game
+            from arbiter.store.seating import Seat
 
             seat_players(s, get_game(s, game_id), [Seat(table, f"Jucător {table}", "CS", None, table)], ARBITER, "more.csv")
         record = reading(table, sha=f"{table:064x}") | {"source": source}
@@ -181,7 +181,7 @@ def test_an_arbiters_name_is_checked_at_login(store, tmp_path, name):
 def test_a_busy_store_answers_503_not_500(store, tmp_path):
     """Every connection of the pool held elsewhere: the request waits the bounded time, then is
     told the server is busy, in the arbiter's words, and may try again."""
-    from arbiter import store as store_module
+    from arbiter.store import store as store_module
 
     flagged_round(store, tmp_path, 2, {1: "M0DEL"})
     small = store.sized(1, wait=0.5)  # the bounded wait, shortened for the test

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arbiter.store import open_store
+from arbiter.store.store import open_store
 from arbiter.web.app import create_app
 
 from .test_review_one_path import file_tables
@@ -71,8 +71,8 @@ def template_db(tmp_path_factory) -> Path:
 
 
 def file_tables_more(store, folder: Path) -> None:
-    from arbiter.ingest import file_reading
-    from arbiter.readings import parse_reading
+    from arbiter.slips.ingest import file_reading
+    from arbiter.slips.readings import parse_reading
     from tests.arbiter.helpers import ARBITER, reading
 
     record = reading(2, sha=f"{2:064x}")
