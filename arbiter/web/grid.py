@@ -29,7 +29,7 @@ from ..results import add_sanction, undo_sanction
 from ..review import discard_slip, flag_decision, resolve
 from ..store import Store
 from ..validation import blockers, require_seated
-from .desk import Desk, actor, refused
+from .desk import Desk, actor, refused, said
 from .i18n import text
 from .round_pages import MoveRow, legal_moves
 
@@ -221,7 +221,7 @@ def register(app: Flask, desk: Desk) -> None:
                 wanted = rnd.continuation or (f"{moves[0].position} {moves[0].word}" if moves else "")
         move = next((m for m in moves if m.text == wanted), None)
         if move is None or not tables:
-            refused(WorkflowError(f"{text('no_such_move', g.lang)}: {wanted or '—'}"))
+            refused(f"{text('no_such_move', g.lang)}: {wanted or '—'}")
             return redirect(url_for("grid_page", round=number))
         try:
             for table in tables:
@@ -231,7 +231,7 @@ def register(app: Flask, desk: Desk) -> None:
         except FluturasError as exc:
             refused(exc)
             return redirect(url_for("grid_page", round=number, table=tables[0]))
-        note = f" — {text('judged_after_queue', g.lang)}: {waits}" if waits else ""
+        note = f" — {text('judged_after_queue', g.lang)}: {said(WorkflowError(waits))}" if waits else ""
         return after(number, tables, f"{text('given', g.lang)}: {move.text} {move.score} → "
                                      f"{text('table', g.lang)} {', '.join(map(str, tables))}{note}")
 

@@ -43,6 +43,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "keys_queue": ("Taste: 1–9 acceptă varianta, a acceptă citirea, e corectează, Enter previzualizează apoi salvează, j/k următorul/precedentul, x sare peste",
                    "Keys: 1–9 accept a candidate, a accept the reading, e correct, Enter preview then save, j/k next/previous, x skip"),
     "slips_filed": ("fluturași depuși", "slips filed"),
+    "seated_tables": ("mese așezate", "tables seated"),
     "decided": ("decise", "decided"),
     "in_review": ("în revizuire", "in review"),
     "without_table": ("fără masă", "without a table"),

@@ -15,10 +15,11 @@ from werkzeug.utils import secure_filename
 
 from exitcodes import FluturasError
 
+from .. import words
 from ..games import get_round
 from ..ingest import IMAGE_SUFFIXES
 from ..validation import require_not_final
-from .desk import Desk, actor
+from .desk import Desk, actor, said
 from .i18n import text
 
 KEEP = ("old", "new")  # a second slip for a table already filed: as `round scan --keep`
@@ -48,7 +49,7 @@ class Job:
         return {"phase": self.phase, "phase_text": text(f"phase_{self.phase}", lang), "files": self.files,
                 "files_read": len(self.pages), "read": self.read, "filed": self.filed, "slips": self.slips, "seconds": round(time.monotonic() - self.started),
                 "counts": self.counts, "decided": self.decided, "queued": self.queued, "missing": self.missing,
-                "problems": self.problems, "error": self.error, "summary": self.summary(lang),
+                "problems": self.problems, "error": words.refusal(self.error, lang) if self.error else None, "summary": self.summary(lang),
                 "progress_text": self.progress_text(lang)}
 
     def progress_text(self, lang: str) -> str:
@@ -159,7 +160,7 @@ def register(app: Flask, desk: Desk) -> None:
                 get_round(s, game, number)
                 game_id, tactic = game.id, game.variant == "tactic"
         except FluturasError as exc:
-            return jsonify(ok=False, message=str(exc)), 409
+            return jsonify(ok=False, message=said(exc)), 409
         if keep not in KEEP:
             return jsonify(ok=False, message=f"keep {keep!r}"), 400
         paths = save_pile(request.files.getlist("pile"), pile_folder(desk, game_id, number))

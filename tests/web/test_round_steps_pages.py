@@ -45,7 +45,7 @@ def test_bad_input_is_one_line_and_stores_nothing(store, tmp_path):
     bad = b"masa,nume\n1,Ana\n1,Bogdan\n"
     answer = c.post("/players/import", data={"csrf": token, "seating": (io.BytesIO(bad), "lista mea.csv")},
                     content_type="multipart/form-data", follow_redirects=True)
-    (line,) = [f for f in flashes(answer) if "row 3" in f]
+    (line,) = [f for f in flashes(answer) if "rândul 3" in f]
     assert "lista mea.csv" in line and "fluturas-seating" not in line  # the file as chosen, not where it was kept
     assert count(store, Player) == 0
     answer = c.post("/day/rack", data={"csrf": token, "letters": "AAAAAAAAAAAA"}, follow_redirects=True)
@@ -163,7 +163,7 @@ def test_the_grid_types_no_slip_for_a_table_whose_slip_waits_under_no_table(stor
     file_reading(store, game_id, 1, parse_reading(reading(1, confidence=0.4), "t1", 0.9), ARBITER, lambda o, n: "new")
     c, token = client(store, tmp_path)
     answer = c.post("/grid/give", data={"csrf": token, "round": "1", "tables": "1", "move": "top"}, follow_redirects=True)
-    assert any("review queue" in f for f in flashes(answer))
+    assert any("coada de revizuire" in f for f in flashes(answer))
     with store.session() as s:
         assert [x.table_no for x in s.scalars(select(Slip))] == [None]  # no second slip typed for table 1
 
@@ -174,5 +174,5 @@ def test_the_grid_gives_nothing_when_one_table_is_not_seated(store, tmp_path):
     make_game(store, tmp_path, 2)
     c, token = client(store, tmp_path)
     answer = c.post("/grid/give", data={"csrf": token, "round": "1", "tables": "1,7", "move": "top"}, follow_redirects=True)
-    assert any("7" in f and "not seated" in f for f in flashes(answer))
+    assert any("masa 7 nu stă niciun jucător" in f for f in flashes(answer))
     assert count(store, Slip) == 0  # not even table 1's
