@@ -81,6 +81,9 @@ N = r"(?P<{}>\d+)"
 ANY = r"(?P<{}>.+?)"
 
 
+ONE = r"(?:(?!; slip \d|; review item \d).)*"  # inside one of the blockers the library joins with "; "
+
+
 def n(name: str) -> str:
     return N.format(name)
 
@@ -96,18 +99,18 @@ REFUSALS: tuple[Refusal, ...] = (
     _r(rf"game {n('g')}: the results are final; {anything('a_action')} is refused.*",
        "Rezultatele sunt finale: {a_action} nu mai este primită (doar redeschiderea rezultatelor, cu motiv, o mai permite).",
        "The results are final: {a_action} is refused (only reopening the results, with a reason, allows it)."),
-    _r(rf"{anything('f_field')} {anything('value')}: expected a round number ≥ 1",
+    _r(rf"{anything('f_field')} (?P<value>\S+): expected a round number ≥ 1",
        "{f_field} {value}: se așteaptă un număr de rundă de la 1 în sus.",
        "{f_field} {value}: expected a round number from 1 up."),
-    _r(rf"{anything('f_field')} {anything('value')}: expected a table number ≥ 1",
+    _r(rf"{anything('f_field')} (?P<value>\S+): expected a table number ≥ 1",
        "{f_field} {value}: se așteaptă un număr de masă de la 1 în sus.",
        "{f_field} {value}: expected a table number from 1 up."),
-    _r(rf"{anything('f_field')} {anything('value')}: expected a whole number of points ≥ 0",
+    _r(rf"{anything('f_field')} (?P<value>\S+): expected a whole number of points ≥ 0",
        "{f_field} {value}: se așteaptă un număr întreg de puncte, de la 0 în sus.",
        "{f_field} {value}: expected a whole number of points, from 0 up."),
-    _r(rf"{anything('f_field')} {anything('value')}: game {n('g')} has no such round \((?:rounds {n('lo')}–{n('hi')}|no round yet)\)",
+    _r(rf"{anything('f_field')} (?P<value>\S+): game {n('g')} has no such round \((?:rounds {n('lo')}–{n('hi')}|no round yet)\)",
        "{f_field} {value}: partida nu are această rundă.", "{f_field} {value}: the game has no such round."),
-    _r(rf"{anything('f_field')} {anything('value')}: table {anything('t')} is not seated in game {n('g')}",
+    _r(rf"{anything('f_field')} (?P<value>\S+): table (?P<t>\S+) is not seated in game {n('g')}",
        "{f_field} {value}: la masa {t} nu stă niciun jucător.", "{f_field} {value}: no player is seated at table {t}."),
     _r(rf"{anything('f_field')} {n('value')}: more than one round of this game can give \(at most {n('most')} points.*",
        "{f_field} {value}: mai mult decât poate da o rundă (cel mult {most} de puncte).",
@@ -128,9 +131,9 @@ REFUSALS: tuple[Refusal, ...] = (
     _r(rf"{anything('action')} refused: {anything('t_why')} \(`fluturas review`.*",
        "Nu se poate: {t_why}. Rezolvați întâi coada de revizuire.",
        "Not possible: {t_why}. Clear the review queue first."),
-    _r(rf"slip {n('s')} of round {n('r')} \(.*?\) has no table",
+    _r(rf"slip {n('s')} of round {n('r')} \({ONE}\) has no table",
        "un fluturaș din runda {r} nu are masă", "a slip of round {r} has no table"),
-    _r(rf"review item {n('i')} of round {n('r')} is open \(.*\)",
+    _r(rf"review item {n('i')} of round {n('r')} is open \({ONE}\)",
        "un fluturaș din runda {r} așteaptă în coada de revizuire", "a slip of round {r} waits in the review queue"),
     _r(r"--threshold (?P<value>\S+): expected a confidence between 0 and 1",
        "Pragul {value}: se așteaptă o încredere între 0 și 1.", "Threshold {value}: expected a confidence between 0 and 1."),
@@ -352,8 +355,8 @@ REFUSALS: tuple[Refusal, ...] = (
     _r(rf"change {n('c')}: not a change of the round grid", "Schimbarea nu a fost făcută pe grila rundei.",
        "That change was not made on the round grid."),
     # web/security.py
-    _r(r"(?P<name>\w+)='(?P<value>.*?)': expected a whole number from (?P<lo>\d+) to (?P<hi>\d+)",
-       "{name}: {value} nu este un număr întreg de la {lo}.", "{name}: {value} is not a whole number from {lo}."),
+    _r(r"(?P<f_name>\w+)='(?P<value>.*?)': expected a whole number from (?P<lo>\d+) to (?P<hi>\d+)",
+       "{f_name}: „{value}” nu este un număr întreg de la {lo} în sus.", "{f_name}: “{value}” is not a whole number from {lo} up."),
     _r(r"CSRF token missing or wrong", "Formularul a expirat: reîncărcați pagina și trimiteți din nou.",
        "The form has expired: reload the page and send it again."),
     # refusals joined by the library: each part in its words

@@ -130,3 +130,116 @@ def test_the_sheet_notes_speak_the_arbiters_words(demo_store):
     assert not problems(text, "ro")
     page = client.get("/export/html").data.decode()
     assert not FORBIDDEN["a rule code"].search(page)
+
+
+# What the library says to the CLI, never to a Romanian page: its English refusals, their flags and
+# commands, and the fallback of `words.refusal` for a refusal that has no words yet.
+LIBRARY_ENGLISH = re.compile(r"(?i)\b(?:expected|refused|already|seated|must not|at most|is not|has no|does not|cannot|"
+                             r"review item|nothing was|the results|deadline|score|table|round|slip)\b|--\w|`|Refuzat:")
+UNWORDED = re.compile(r"\bRefused:|--\w|`")
+BAD_SEATING = b"masa,nume\n1,Ana\n1,Bogdan\n"
+
+
+def post(page, url: str, path: str, fields: dict[str, str]) -> str:
+    """A form sent by the browser with the page's CSRF token, as the page's own forms send it;
+    the answer page's text (and its visible attributes)."""
+    page.goto(f"{url}/day")
+    with page.expect_navigation():
+        page.evaluate("""([path, fields]) => {
+            const form = document.createElement('form');
+            form.method = 'post'; form.action = path;
+            fields.csrf = fields.csrf ?? document.querySelector('meta[name=csrf-token]').content;
+            for (const [k, v] of Object.entries(fields)) {
+                const input = document.createElement('input'); input.type = 'hidden'; input.name = k; input.value = v;
+                form.appendChild(input);
+            }
+            document.body.appendChild(form); form.submit();
+        }""", [path, fields])
+    return page.inner_text("body") + "\n" + page.evaluate(VISIBLE_ATTRIBUTES)
+
+
+def bad_forms(item_id: int) -> list[tuple[str, dict[str, str]]]:
+    """Every form of the app with a value the library refuses."""
+    return [
+        ("/login", {"name": "ana\u0001"}),
+        ("/game/new", {"tournament": "", "name": "P2"}),
+        ("/game/new", {"tournament": "Cupa", "name": "P2", "words": "/nu/exista/lista"}),
+        ("/game/new", {"tournament": "Cupa", "name": "x" * 300}),
+        ("/players/add", {"table": "x", "name": "Ana"}),
+        ("/players/add", {"table": "1", "name": "Ana"}),
+        ("/players/add", {"table": "99", "name": ""}),
+        ("/players/1/edit", {"category": "zzz"}),
+        ("/players/1/remove", {}),
+        ("/day/rack", {"round": "1", "letters": "AAAAAAAAAAAA"}),
+        ("/day/rack", {"round": "1", "letters": "XY1"}),
+        ("/day/1/top", {"move": "Z99 FOO"}),
+        ("/day/1/top", {"move": "H4"}),
+        ("/day/1/correct", {}),
+        ("/day/1/close", {}),
+        ("/day/results/provisional", {"deadline": "25:99"}),
+        ("/day/results/provisional", {"deadline": ""}),
+        ("/day/results/final", {}),
+        ("/round/1/correct", {}),
+        ("/round/1/close", {}),
+        ("/grid/give", {"round": "1", "tables": "1,999", "move": "top"}),
+        ("/grid/give", {"round": "1", "tables": "1", "move": "Z99 FOO"}),
+        ("/grid/warn", {"round": "1", "table": "1", "reason": ""}),
+        ("/grid/warn", {"round": "1", "table": "999", "reason": "vorbește"}),
+        ("/grid/undo", {"round": "1", "table": "1", "change": "999999"}),
+        ("/grid/undo", {"round": "1", "table": "1", "sanction": "999999"}),
+        ("/appeal", {"table": "1", "round": "1", "kind": "reading", "reason": ""}),
+        ("/appeal", {"table": "1", "round": "1", "kind": "zzz", "reason": "x"}),
+        ("/appeal", {"table": "1", "round": "1", "kind": "incorrect", "reason": "x"}),
+        ("/appeal", {"table": "1", "round": "1", "kind": "incorrect", "reason": "x", "score": "99999999"}),
+        ("/appeal", {"table": "1", "round": "1", "kind": "incorrect", "reason": "x", "score": "x"}),
+        ("/appeal", {"table": "999", "round": "1", "kind": "warning", "reason": "x"}),
+        ("/appeal", {"table": "1", "round": "7", "kind": "warning", "reason": "x"}),
+        ("/appeal", {"table": "1", "round": "1", "kind": "reading", "reason": "x", "fields": "poz=Z99"}),
+        (f"/queue/{item_id}/save", {"version": "1", "fields": "poz=Z99"}),
+        (f"/queue/{item_id}/save", {"version": "1", "fields": "cuvant=AB1"}),
+        (f"/queue/{item_id}/save", {"version": "1", "fields": "nimic=3"}),
+        (f"/queue/{item_id}/save", {"version": "1", "fields": "puncte=x"}),
+        (f"/queue/{item_id}/save", {"version": "1", "fields": "puncte=99999999"}),
+        (f"/queue/{item_id}/preview", {"version": "1", "fields": "masa=999"}),
+        (f"/queue/{item_id}/discard", {"version": "1", "as": "zzz"}),
+        (f"/queue/{item_id}/move", {"version": "1", "round": "7"}),
+        ("/round/1/correct", {"csrf": "wrong"}),
+    ]
+
+
+@pytest.mark.parametrize("lang", ["ro", "en"])
+def test_every_form_refuses_bad_input_in_the_pages_language(browser, serve, demo_store, lang):
+    """Each form sent with a value the library refuses (a bad deadline, table, group, move, score,
+    name...): the answer page says why in the page's language — no English refusal of the library
+    on a Romanian page, no option of the CLI, no untranslated fallback — and no code."""
+    from arbiter.review import queue
+
+    store, demo_game, review_game, out = demo_store
+    with store.session() as s:
+        item_id = queue(s, review_game)[0].item_id
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    bad: dict[str, list[str]] = {}
+    for game in (review_game, demo_game):
+        url = serve(create_app(store, game, image_roots=(out,)))
+        sign_in(page, url, "arbitru-demo")
+        page.goto(f"{url}/queue?lang={lang}")
+        for path, fields in bad_forms(item_id):
+            shown = post(page, url, path, dict(fields))
+            found = problems(shown, lang) + [f"not the page's words: {m.group(0)!r} in "
+                                             f"{shown[max(0, m.start() - 60):m.end() + 60]!r}"
+                                             for m in (LIBRARY_ENGLISH if lang == "ro" else UNWORDED).finditer(shown)]
+            if found:
+                bad[f"game {game} {path} {fields}"] = found[:3]
+        page.goto(f"{url}/players")
+        page.set_input_files("input[name=seating]", files=[{"name": "lista-jucatori", "mimeType": "text/csv",
+                                                             "buffer": BAD_SEATING}])
+        with page.expect_navigation():
+            page.locator("input[name=seating]").evaluate("el => el.form.submit()")
+        shown = page.inner_text("body")
+        assert "lista-jucatori" in shown, "the seating file's refusal names the file as chosen"
+        found = problems(shown, lang) + [m.group(0) for m in (LIBRARY_ENGLISH if lang == "ro" else UNWORDED).finditer(shown)]
+        if found:
+            bad[f"game {game} seating"] = found[:3]
+    assert not bad, "\n".join(f"{where}: {found}" for where, found in bad.items())
+    with store.session() as s:
+        assert queue(s, review_game)[0].item_id == item_id, "nothing refused was stored"
