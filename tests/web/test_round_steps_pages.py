@@ -176,3 +176,29 @@ def test_the_grid_gives_nothing_when_one_table_is_not_seated(store, tmp_path):
     answer = c.post("/grid/give", data={"csrf": token, "round": "1", "tables": "1,7", "move": "top"}, follow_redirects=True)
     assert any("masa 7 nu stă niciun jucător" in f for f in flashes(answer))
     assert count(store, Slip) == 0  # not even table 1's
+
+
+def test_the_round_counts_every_slip_filed_as_fluturas_status_does(store, tmp_path):
+    """A slip filed without a table is a slip filed: the round page and the desk count it, say how
+    many have no table, and agree with `fluturas status` (status.round_status)."""
+    from arbiter.games import get_game, get_round
+    from arbiter.ingest import file_reading
+    from arbiter.readings import parse_reading
+    from arbiter.status import round_status
+
+    from tests.arbiter.helpers import ARBITER, reading
+
+    game_id = make_game(store, tmp_path, 3)
+    file_reading(store, game_id, 1, parse_reading(reading(2, sha=f"{2:064x}"), "t2", 0.9), ARBITER, lambda o, n: "new")
+    file_reading(store, game_id, 1, parse_reading(reading(1, confidence=0.4, sha=f"{1:064x}"), "t1", 0.9), ARBITER,
+                 lambda o, n: "new")  # its table unsure: filed under none
+    with store.session() as s:
+        game = get_game(s, game_id)
+        cli = round_status(s, game, get_round(s, game, 1))
+    assert (cli.filed, cli.without_table) == (2, 1)
+    c, _token = client(store, tmp_path)
+    for path in ("/round?round=1", "/day?round=1"):
+        page = c.get(path).get_data(as_text=True)
+        filed = re.search(r'id="slips-filed"><b>(\d+)</b> fluturași depuși, (\d+) mese așezate', page)
+        assert filed and (int(filed[1]), int(filed[2])) == (cli.filed, 3), path
+        assert re.search(r"<b>1</b> fără masă|\(1 fără masă\)", page), path
