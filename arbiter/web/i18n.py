@@ -53,6 +53,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "correct_round": ("Corectează runda", "Correct the round"),
     "close_round": ("Închide runda", "Close the round"),
     "announcement": ("Anunțul", "Announcement"),
+    "said_in_romanian": ("spus în sală în română", "read aloud to the hall in Romanian, as the rulebook words it"),
     "zeros": ("Depuneri 0 de anunțat", "Zeros to announce"),
     "top": ("Top", "Top"),
     "slip": ("Fluturaș", "Slip"),
