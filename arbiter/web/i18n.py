@@ -229,9 +229,9 @@ TEXTS.update({
     "published_final": ("Rezultatele finale sunt publicate.", "The final results are published."),
     "sheet_xlsx": ("foaia de arbitraj (Excel)", "the arbitration sheet (Excel)"),
     "grid_keys": ("Taste: j/k masa următoare/precedentă, Spațiu marchează mai multe mese, t dă topul, / caută o mutare și Enter o dă, "
-                  "w avertisment disciplinar, u anulează ultima schimbare a mesei",
+                  "w avertisment disciplinar, p anulează penalizarea fluturașului, a avertismentul lui, u anulează ultima schimbare a mesei",
                   "Keys: j/k next/previous table, Space marks several tables, t gives the top, / filters the moves and Enter gives one, "
-                  "w disciplinary warning, u undoes the table's last change"),
+                  "w disciplinary warning, p cancels the slip's penalty, a its warning, u undoes the table's last change"),
     "read": ("Citit pe fluturaș", "Read on the slip"),
     "sanctions_undo": ("Sancțiuni, anulare", "Sanctions, undo"),
     "loose_slips": ("fluturași fără masă așteaptă în coada de revizuire", "slips without a table wait in the review queue"),
@@ -242,6 +242,10 @@ TEXTS.update({
     "give_disciplinary": ("Dă avertismentul", "Give the warning"),
     "disciplinary_given": ("avertisment disciplinar dat", "disciplinary warning given"),
     "withdraw": ("retrage", "withdraw"),
+    "cancelled_penalty": ("penalizare anulată (art. D 6.5)", "penalty cancelled (D 6.5)"),
+    "cancelled_warning": ("avertisment anulat (art. D 6.5)", "warning cancelled (D 6.5)"),
+    "cancel_what": ("Anulează", "Cancel"),
+    "cancel_reason": ("Motivul anulării", "Why it is cancelled"),
     "undo": ("Anulează", "Undo"),
     "undone": ("Anulat", "Undone"),
     "given": ("Dată", "Given"),
