@@ -197,6 +197,8 @@ TEXTS.update({
     "phase_failed": ("Citirea s-a oprit", "Reading stopped"),
     "upload_nothing": ("Nicio pagină scanată (PDF sau imagine) în ce ați trimis.", "No scanned page (PDF or image) in what was sent."),
     "upload_unknown": ("Această citire nu mai este cunoscută.", "This reading is no longer known."),
+    "upload_internal": ("Programul s-a oprit din cauza unei erori interne; detaliile sunt în jurnalul serverului.",
+                        "The program stopped on an internal error; the details are in the server's log."),
     "upload_duplicate_only": ("Fluturașii de anticipație se depun din linia de comandă.", "Anticipation slips are filed from the command line."),
     "outcome_duplicate": ("scanați de două ori", "scanned twice"),
     "outcome_superseded": ("înlocuiți", "replaced"),

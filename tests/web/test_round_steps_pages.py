@@ -202,3 +202,24 @@ def test_the_round_counts_every_slip_filed_as_fluturas_status_does(store, tmp_pa
         filed = re.search(r'id="slips-filed"><b>(\d+)</b> fluturași depuși, (\d+) mese așezate', page)
         assert filed and (int(filed[1]), int(filed[2])) == (cli.filed, 3), path
         assert re.search(r"<b>1</b> fără masă|\(1 fără masă\)", page), path
+
+
+def test_a_pile_stopped_by_a_failure_of_the_program_says_so_without_pythons_words(store, tmp_path, monkeypatch):
+    """A failure that is no refusal (a fault injected into the scan) ends the job with a sentence in
+    the page's language; Python's name for the failure stays in the server's log."""
+    import arbiter.roundscan
+    from arbiter.web.desk import Desk
+    from arbiter.web.upload import Job, run_job
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("disk controller on fire")
+
+    monkeypatch.setattr(arbiter.roundscan, "scan_round", broken)
+    game_id = make_game(store, tmp_path, 2)
+    job = Job(1, 1)
+    run_job(job, Desk(store, game_id, None, (tmp_path,)), game_id, [tmp_path / "p1.png"], "ana", "old", False)
+    assert job.phase == "failed"
+    for lang in LANGS:
+        said = job.as_json(lang)["error"]
+        assert said == TEXTS["upload_internal"][LANGS.index(lang)]
+        assert "RuntimeError" not in said and "fire" not in said
