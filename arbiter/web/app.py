@@ -35,6 +35,7 @@ from ..review.review import check_resolution, resolve
 from ..store.store import Store
 from . import security
 from .board import board_view
+from .desk import refused, said
 from .i18n import LANGS, Words, text
 from .pages import hall_page, player_rounds, round_page
 from .queue import cards, correction_from, current_round, parse_correction, preview_decision
@@ -87,7 +88,13 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
     def _helpers() -> dict[str, Any]:
         return {"t": lambda key: text(key, g.lang), "w": Words(g.lang), "lang": g.lang, "csrf": security.csrf_token(),
                 "arbiter": security.arbiter(), "can_discard": undo_action("discard_slip") is not None,
-                "can_move": undo_action("move_slip") is not None}
+                "can_move": undo_action("move_slip") is not None, "refusal": shown_refusal}
+
+    def shown_refusal(found: Any) -> str:
+        """A judge's reason (its own Romanian and English) or a library refusal, in the page's words."""
+        if hasattr(found, "message"):
+            return found.message(g.lang)
+        return words.refusal(str(found), g.lang)
 
     def actor() -> str:
         name = security.arbiter()
@@ -98,13 +105,18 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
     def back(default: str) -> str:
         return security.safe_next(request.values.get("next"), default)
 
+    def described(exc: HTTPException) -> str:
+        """A refusal's description: the page's own words, or the library's made the page's."""
+        shown = exc.description or ""
+        return words.refusal(shown, g.lang) if words.refusals.known(shown) else shown
+
     @app.errorhandler(403)
     def _forbidden(exc):
-        return render_template("message.html", title="403", message=exc.description), 403
+        return render_template("message.html", title="403", message=described(exc)), 403
 
     @app.errorhandler(400)
     def _bad_request(exc):
-        return render_template("message.html", title=text("bad_request", g.lang), message=exc.description), 400
+        return render_template("message.html", title=text("bad_request", g.lang), message=described(exc)), 400
 
     @app.errorhandler(404)
     @app.errorhandler(405)
@@ -118,7 +130,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
 
     @app.errorhandler(FluturasError)
     def _workflow_error(exc):  # no game yet, a round not laid out...: one line, as the CLI says it
-        return render_template("message.html", title=type(exc).__name__, message=str(exc)), 409
+        return render_template("message.html", title=text("problem", g.lang), message=said(exc)), 409
 
     @app.errorhandler(401)
     def _unauthorized(exc):
@@ -143,7 +155,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
                 try:
                     session["arbiter"] = security.arbiter_name(name)
                 except WorkflowError as exc:
-                    flash(str(exc), "error")
+                    flash(said(exc), "error")
                     return render_template("login.html", need_token=False), 400
             return redirect(back(url_for("queue_page")))
         return render_template("login.html", need_token=bool(token) and not session.get("authed"))
@@ -196,7 +208,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
         found = cards(s, game, None)
         card = next((c for c in found if c.entry.item_id == item_id), None)
         if card is None:
-            flash(f"review item {item_id}: no longer open")
+            flash(said(WorkflowError(f"review item {item_id}: no longer open")), "error")
         return game, card
 
     def _claim_or_refuse(item_id: int, who: str) -> bool:
@@ -204,7 +216,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
             claims.claim(store, item_id, who, game_id=_game_id())
             return True
         except FluturasError as exc:
-            flash(f"{text('conflict', g.lang)}: {exc}", "error")
+            refused(exc)
             return False
 
     @app.post("/queue/<id:item_id>/claim")
@@ -213,7 +225,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
         try:
             held = claims.claim(store, item_id, who, game_id=_game_id())
         except FluturasError as exc:
-            return jsonify(ok=False, message=str(exc)), 409
+            return jsonify(ok=False, message=said(exc)), 409
         return jsonify(ok=True, by=held.by, version=held.version)
 
     @app.post("/queue/<id:item_id>/skip")
@@ -234,10 +246,10 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
         try:
             resolve(store, item_id, security.whole_arg("version", 0) or 0, who, correction, reason, learn)
         except ReviewConflict as exc:
-            flash(f"{text('conflict', g.lang)}: {exc}", "error")
+            refused(exc)
             return redirect(back(queue_url()))
         except FluturasError as exc:
-            flash(f"{text('conflict', g.lang)}: {exc}", "error")
+            refused(exc)
             return redirect(back(queue_url(item=item_id)))
         claims.release(store, item_id, who)
         flash(f"{text('saved', g.lang)}: #{item_id}" + (f" ({words.summary(correction, g.lang)})" if correction else ""), "ok")
@@ -270,7 +282,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
         try:
             number, content = check_resolution(store, item_id, who, _typed(), _game_id())
         except FluturasError as exc:
-            flash(f"{text('conflict', g.lang)}: {exc}", "error")
+            refused(exc)
             return redirect(queue_url(item=item_id))
         with store.session() as s:
             game, card = _find(s, item_id)
@@ -279,7 +291,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
             try:
                 decision = preview_decision(s, game, number, content)
             except FluturasError as exc:
-                flash(f"{text('conflict', g.lang)}: {exc}", "error")
+                refused(exc)
                 return redirect(queue_url(item=item_id))
             found = cards(s, game, card.entry.round, tables_filter())
             return render_template("queue.html", game=game, number=card.entry.round, cards=found, card=card,
@@ -297,7 +309,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
         try:
             correction = _typed()
         except FluturasError as exc:
-            flash(f"{text('conflict', g.lang)}: {exc}", "error")
+            refused(exc)
             return redirect(queue_url(item=item_id))
         return _resolve(item_id, correction, request.form.get("reason") or "read from the slip image")
 
@@ -305,15 +317,17 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
     def discard_item(item_id: int):
         """Not a slip, or a second scan of the same paper (`review.discard_slip`, where this tree has it)."""
         kind = request.form.get("as", "")
-        return _slip_action(item_id, "discard_slip", (kind,), f"discarded as {kind}")
+        return _slip_action(item_id, "discard_slip", (kind,), f"discarded as {kind}",
+                            text("duplicate" if kind == "duplicate" else "not_a_slip", g.lang))
 
     @app.post("/queue/<id:item_id>/move")
     def move_item(item_id: int):
         """File the slip in the round it belongs to (`review.move_slip`, where this tree has it)."""
         number = security.whole_arg("round")
-        return _slip_action(item_id, "move_slip", (number,), f"moved to round {number}")
+        return _slip_action(item_id, "move_slip", (number,), f"moved to round {number}",
+                            f"{text('move_round', g.lang)} {number}")
 
-    def _slip_action(item_id: int, name: str, extra: tuple[Any, ...], done: str):
+    def _slip_action(item_id: int, name: str, extra: tuple[Any, ...], done: str, shown: str):
         who = actor()
         action = undo_action(name)
         if action is None:
@@ -329,10 +343,10 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
                     raise ReviewConflict(f"review item {item_id} changed since it was shown; look at it again")
                 action(s, game, card.entry.slip_id, *extra, who, request.form.get("reason") or done)
         except FluturasError as exc:
-            flash(f"{text('conflict', g.lang)}: {exc}", "error")
+            refused(exc)
             return redirect(back(queue_url(item=item_id)))
         claims.release(store, item_id, who)
-        flash(f"{text('saved', g.lang)}: #{item_id} {done}", "ok")
+        flash(f"{text('saved', g.lang)}: {shown}", "ok")
         return redirect(back(queue_url()))
 
     @app.get("/slip/<id:slip_id>.png")
@@ -363,7 +377,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
             try:
                 rnd = get_round(s, game, security.whole_arg("round"))
             except FluturasError as exc:
-                return render_template("message.html", title=text("round", g.lang), message=str(exc))
+                return render_template("message.html", title=text("round", g.lang), message=said(exc))
             return render_template("round.html", game=game, page=round_page(s, game, rnd))
 
     @app.post("/round/<id:number>/correct")
@@ -372,7 +386,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
             done = correct_round(store, _game_id(), number, actor())
             flash(words.corrected(done.round, done.counts, done.held, g.lang), "ok")
         except FluturasError as exc:
-            flash(str(exc), "error")
+            refused(exc)
         return redirect(url_for("round_view", round=number))
 
     @app.post("/round/<id:number>/close")
@@ -383,7 +397,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
                 game = game_of(s)
                 close_round(s, game, get_round(s, game, number), who)
         except FluturasError as exc:
-            flash(str(exc), "error")
+            refused(exc)
         return redirect(url_for("round_view", round=number))
 
     def _game_id() -> int:
@@ -448,7 +462,7 @@ def create_app(store: Store, game_id: int | None = None, access_token: str | Non
                 rejudge(s, game, who, "appeal")
             flash(words.appeal_filed(appeal_id, status, g.lang), "ok")
         except FluturasError as exc:
-            flash(f"{text('conflict', g.lang)}: {exc}", "error")
+            refused(exc)
         return redirect(back(url_for("results_view")))
 
     @app.get("/audit")

@@ -8,6 +8,7 @@ from corrector.board import Board
 from corrector.errors import FluturasError
 from corrector.coords import parse_frs
 from corrector.placement import Move, Placement, place_move
+from corrector.reasons import Violation
 from corrector.rulepack import ROW_LETTERS, SIZE, RulePack
 
 PREMIUM_CLASS = {(2, 1): "dl", (3, 1): "tl", (1, 2): "dw", (1, 3): "tw"}
@@ -27,18 +28,19 @@ class BoardView:
     row_labels: str = ROW_LETTERS[:SIZE]
     move: str | None = None
     score: int | None = None
-    problem: str | None = None  # the move could not be placed (illegal or unreadable)
+    problem: Violation | str | None = None  # the move could not be placed (illegal or unreadable)
 
 
-def place(board: Board, pack: RulePack, position: str | None, word: str | None) -> Placement | str | None:
-    """The move placed on the board, a sentence saying why it cannot be, or None without a move."""
+def place(board: Board, pack: RulePack, position: str | None, word: str | None) -> Placement | Violation | str | None:
+    """The move placed on the board, the reason it cannot be (a judge's Violation, or the
+    notation's refusal as a line the page puts in its words), or None without a move."""
     if not position or not word:
         return None
     try:
         placed = place_move(board, Move(parse_frs(position), pack.tiles.parse_word(word)), pack)
     except (FluturasError, ValueError) as exc:  # an unreadable position or word is shown, never raised
         return str(exc)
-    return placed if isinstance(placed, Placement) else placed.message()
+    return placed
 
 
 def board_view(board: Board, pack: RulePack, position: str | None = None, word: str | None = None) -> BoardView:
@@ -54,4 +56,4 @@ def board_view(board: Board, pack: RulePack, position: str | None = None, word: 
         rows.append(tuple(line))
     move = f"{position} {word}" if position and word else None
     return BoardView(tuple(rows), move=move, score=placed.score if isinstance(placed, Placement) else None,
-                     problem=placed if isinstance(placed, str) else None)
+                     problem=None if isinstance(placed, Placement) else placed)

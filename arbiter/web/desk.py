@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import abort, flash, g
+from flask import abort, current_app, flash, g
 
 from exitcodes import FluturasError
 
+from .. import words
 from ..store.games import get_game
 from ..store.models import Game
 from ..store.store import Store
@@ -40,6 +41,17 @@ def actor() -> str:
     return name
 
 
-def refused(exc: FluturasError | ValueError) -> None:
-    """One line, as the CLI says it, under the arbiter's 'not saved'."""
-    flash(f"{text('conflict', g.lang)}: {exc}", "error")
+def said(exc: FluturasError | str) -> str:
+    """A refusal of the library in the page's language (`words.refusal`); a line the page wrote
+    in its own words is shown as it is. A refusal without its words yet is logged, to be given some."""
+    if isinstance(exc, str):
+        return exc
+    message = str(exc)
+    if not words.refusals.known(message):
+        current_app.logger.warning("a refusal without its words in arbiter/words/refusals.py: %s", message)
+    return words.refusal(message, g.lang)
+
+
+def refused(exc: FluturasError | str) -> None:
+    """One line under the arbiter's 'not saved', in the page's language."""
+    flash(f"{text('conflict', g.lang)}: {said(exc)}", "error")

@@ -1,16 +1,19 @@
 """The round as an editable grid, one row a table (as Eliot's arbitration mode keeps it): the
 player, what the slip says, the judge's decision and the points. The arbiter gives a player the
 top or a listed legal move (a review correction of the slip, `review.resolve`; a table without a
-slip gets a typed one, as `round scan` files a typed reading), or a disciplinary warning
-(`results.add_sanction`, D 6.4); each is audited and undone from the same row. Solos, technical
-warnings and penalties stay the judge's (RULES.md §3–4): after each change the round is judged
-again (`correction.correct_round`)."""
+slip gets a typed one, as `round scan` files a typed reading), a disciplinary warning
+(`results.add_sanction`, D 6.4), or the slip's warning or technical penalty cancelled (an appeal
+of kind `warning` / `penalty`, `results.add_appeal`, D 6.5, as `fluturas appeal` files it); each
+is audited and undone from the same row (`undo_sanction`, `withdraw_appeal`, as `fluturas undo`).
+Solos, and warnings and penalties themselves, are the judge's, from what the slip says (RULES.md
+§3–4): after each change the round is judged again (`correction.correct_round`)."""
 from __future__ import annotations
 
 import hashlib
 import json
 import time
 from dataclasses import dataclass
+from datetime import datetime
 
 from flask import Flask, flash, g, redirect, render_template, request, url_for
 from sqlalchemy import select
@@ -24,17 +27,18 @@ from ..round.correction import correct_round, recorrect
 from ..errors import WorkflowError
 from ..store.games import get_round, players
 from ..slips.ingest import file_reading
-from ..store.models import AuditEntry, Decision, Game, ReviewItem, Round, Sanction, Slip
+from ..store.models import Appeal, AuditEntry, Decision, Game, ReviewItem, Round, Sanction, Slip
 from ..slips.readings import parse_reading
-from ..results.results import add_sanction, undo_sanction
+from ..results.results import add_appeal, add_sanction, undo_sanction, withdraw_appeal
 from ..review.review import discard_slip, flag_decision, resolve
 from ..store.store import Store
 from ..store.validation import blockers, require_seated
-from .desk import Desk, actor, refused
+from .desk import Desk, actor, refused, said
 from .i18n import text
 from .round_pages import MoveRow, legal_moves
 
 GRID_ACTIONS = ("slip.correct", "slip.file")  # what a row's undo takes back (its newest one)
+CANCELLABLE = ("warning", "penalty")  # a slip's ruling the arbiter cancels on the grid (appeal kinds, D 6.5)
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,7 @@ class GridRow:
     decision: Decision | None
     sanctions: tuple[Sanction, ...]
     last_change: Undoable | None
+    appeals: tuple[Appeal, ...] = ()  # the slip's warning or penalty cancelled (D 6.5)
 
 
 def _content_text(content: dict | None) -> str:
@@ -69,6 +74,9 @@ def grid_rows(session, game: Game, rnd: Round) -> list[GridRow]:
     decisions = {d.table_no: d for d in session.scalars(select(Decision).where(Decision.round_id == rnd.id))}
     active = list(session.scalars(select(Sanction).where(Sanction.game_id == game.id, Sanction.status == "active",
                                                          Sanction.round_no == rnd.number)))
+    cancelled = list(session.scalars(select(Appeal).where(Appeal.game_id == game.id, Appeal.round_no == rnd.number,
+                                                          Appeal.status == "upheld",
+                                                          Appeal.kind.in_(CANCELLABLE)).order_by(Appeal.id)))
     changes: dict[int, Undoable] = {}
     by_slip = {s.id: t for t, s in slips.items()}
     grid_changes = sorted((e for action in GRID_ACTIONS for e in entries(session, game.id, action)), key=lambda e: e.id)
@@ -79,7 +87,8 @@ def grid_rows(session, game: Game, rnd: Round) -> list[GridRow]:
             changes[by_slip[slip_id]] = Undoable(entry.id, _content_text(after.get("content", after)))
     return [GridRow(p.table_no, p.name, p.club, slips.get(p.table_no), items.get(p.table_no),
                     decisions.get(p.table_no), tuple(x for x in active if x.table_no == p.table_no),
-                    changes.get(p.table_no)) for p in players(session, game)]
+                    changes.get(p.table_no), tuple(a for a in cancelled if a.table_no == p.table_no))
+            for p in players(session, game)]
 
 
 GRID_REASON = "given on the round grid"
@@ -222,7 +231,7 @@ def register(app: Flask, desk: Desk) -> None:
                 wanted = rnd.continuation or (f"{moves[0].position} {moves[0].word}" if moves else "")
         move = next((m for m in moves if m.text == wanted), None)
         if move is None or not tables:
-            refused(WorkflowError(f"{text('no_such_move', g.lang)}: {wanted or '—'}"))
+            refused(f"{text('no_such_move', g.lang)}: {wanted or '—'}")
             return redirect(url_for("grid_page", round=number))
         try:
             for table in tables:
@@ -232,7 +241,7 @@ def register(app: Flask, desk: Desk) -> None:
         except FluturasError as exc:
             refused(exc)
             return redirect(url_for("grid_page", round=number, table=tables[0]))
-        note = f" — {text('judged_after_queue', g.lang)}: {waits}" if waits else ""
+        note = f" — {text('judged_after_queue', g.lang)}: {said(WorkflowError(waits))}" if waits else ""
         return after(number, tables, f"{text('given', g.lang)}: {move.text} {move.score} → "
                                      f"{text('table', g.lang)} {', '.join(map(str, tables))}{note}")
 
@@ -253,6 +262,27 @@ def register(app: Flask, desk: Desk) -> None:
             return redirect(url_for("grid_page", round=request.form.get("round", type=int), table=table))
         return after(number, [table], f"{text('table', g.lang)} {table}: {text('disciplinary_given', g.lang)}")
 
+    @app.post("/grid/cancel")
+    def grid_cancel():
+        """The slip's warning or technical penalty cancelled: an appeal of that kind, judged in the
+        same transaction as `fluturas appeal` and the results page file it."""
+        who = actor()
+        table = request.form.get("table", type=int)
+        kind = request.form.get("kind", "")
+        try:
+            if kind not in CANCELLABLE:
+                raise WorkflowError(f"--kind {kind!r}: expected one of {', '.join(CANCELLABLE)}")
+            with store.session() as s:
+                game = desk.game(s)
+                number = number_of(s, game)
+                add_appeal(s, game, table, number, kind, request.form.get("reason", ""), who,
+                           datetime.now().astimezone())
+                judging.rejudge(s, game, who, "appeal")
+        except FluturasError as exc:
+            refused(exc)
+            return redirect(url_for("grid_page", round=request.form.get("round", type=int), table=table))
+        return after(number, [table], f"{text('table', g.lang)} {table}: {text('cancelled_' + kind, g.lang)}")
+
     @app.post("/grid/undo")
     def grid_undo():
         who = actor()
@@ -262,9 +292,12 @@ def register(app: Flask, desk: Desk) -> None:
                 game = desk.game(s)
                 number, game_id = number_of(s, game), game.id
                 sanction = request.form.get("sanction", type=int)
+                appeal = request.form.get("appeal", type=int)
                 if sanction is not None:
                     undo_sanction(s, game, sanction, who, request.form.get("reason") or "withdrawn on the round grid")
-            if sanction is not None:
+                elif appeal is not None:
+                    withdraw_appeal(s, game, appeal, who, request.form.get("reason") or "withdrawn on the round grid")
+            if sanction is not None or appeal is not None:
                 recorrect(store, game_id, who)
             else:
                 undo_change(store, game_id, request.form.get("change", type=int) or 0, who)

@@ -17,6 +17,7 @@ from ..round.announce import announce
 from ..errors import FluturasError
 from ..store.games import board_before, players, rounds
 from ..store.models import Decision, Game, ReviewItem, Round, Slip
+from ..round.status import round_status
 from .board import BoardView, board_view
 
 
@@ -32,6 +33,9 @@ class TableRow:
 
 @dataclass(frozen=True)
 class RoundStatus:
+    """The counts of `fluturas status` (`status.round_status`: every filed slip, those without a
+    table among them), and the seats."""
+
     seated: int
     filed: int
     decided: int
@@ -68,9 +72,9 @@ def round_page(session: Session, game: Game, rnd: Round) -> RoundPage:
     waiting |= {s.table_no for s in slips if s.id in {i.slip_id for i in open_items}}
     rows = tuple(TableRow(p.table_no, p.name, p.club, by_table.get(p.table_no), decisions.get(p.table_no),
                           p.table_no in waiting) for p in seats)
-    status = RoundStatus(len(seats), len(by_table), len(decisions), len(open_items),
-                         sum(1 for s in slips if s.table_no is None),
-                         tuple(p.table_no for p in seats if p.table_no not in by_table), bool(rnd.continuation))
+    counts = round_status(session, game, rnd)
+    status = RoundStatus(len(seats), counts.filed, counts.decided, counts.in_review, counts.without_table,
+                         counts.missing, bool(rnd.continuation))
     lines: tuple[str, ...] = ()
     zeros: tuple[int, ...] = ()
     withheld: tuple[int, ...] = ()

@@ -210,8 +210,8 @@ def register(app: Flask, desk: Desk) -> None:
                 found = close_round(s, game, get_round(s, game, number), who)
                 lines = found.lines
             flash(f"{text('round', g.lang)} {number}: {text('closed', g.lang)}", "ok")
-            for line in lines:
-                flash(line, "ok")
+            for line in lines:  # read aloud to the hall in the rulebook's Romanian words
+                flash(line, "ok announce")
         except FluturasError as exc:
             refused(exc)
         return back(number)

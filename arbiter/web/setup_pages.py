@@ -95,7 +95,9 @@ def register(app: Flask, desk: Desk) -> None:
                 player = add_player(s, desk.game(s), table, _seat_form(), who, request.form.get("reason") or None)
                 flash(f"{text('table', g.lang)} {table}: {player.name} — {text('saved', g.lang)}", "ok")
         except ValueError:
-            refused(ValueError(f"{text('table', g.lang)} {request.form.get('table', '')!r}: {text('table_number', g.lang)}"))
+            typed = request.form.get("table", "")
+            refused(f"{text('table', g.lang)} " + (f"„{typed}”" if g.lang == "ro" else f"“{typed}”")
+                    + f": {text('table_number', g.lang)}")
         except FluturasError as exc:
             refused(exc)
         return redirect(url_for("players_page"))

@@ -15,14 +15,17 @@ from werkzeug.utils import secure_filename
 
 from exitcodes import FluturasError
 
+from .. import words
 from ..store.games import get_round
 from ..slips.ingest import IMAGE_SUFFIXES
 from ..store.validation import require_not_final
-from .desk import Desk, actor
+from .desk import Desk, actor, said
 from .i18n import text
 
 KEEP = ("old", "new")  # a second slip for a table already filed: as `round scan --keep`
 
+
+INTERNAL = "internal"  # Job.error of a failure of the program, not of the pile
 
 @dataclass
 class Job:
@@ -48,8 +51,15 @@ class Job:
         return {"phase": self.phase, "phase_text": text(f"phase_{self.phase}", lang), "files": self.files,
                 "files_read": len(self.pages), "read": self.read, "filed": self.filed, "slips": self.slips, "seconds": round(time.monotonic() - self.started),
                 "counts": self.counts, "decided": self.decided, "queued": self.queued, "missing": self.missing,
-                "problems": self.problems, "error": self.error, "summary": self.summary(lang),
+                "problems": self.problems, "error": self.said_error(lang), "summary": self.summary(lang),
                 "progress_text": self.progress_text(lang)}
+
+    def said_error(self, lang: str) -> str | None:
+        """Why reading stopped, in the page's language; a failure of the program itself is named as
+        such (its traceback is in the server's log), never as Python's name for it."""
+        if self.error is None:
+            return None
+        return text("upload_internal", lang) if self.error == INTERNAL else words.refusal(self.error, lang)
 
     def progress_text(self, lang: str) -> str:
         where = text(f"phase_{self.phase}", lang)
@@ -135,11 +145,11 @@ def run_job(job: Job, desk: Desk, game_id: int, paths: list[Path], who: str, kee
         job.phase = "done"
     except FluturasError as exc:
         job.error, job.phase = str(exc), "failed"
-    except Exception as exc:  # noqa: BLE001 — the page must learn the job ended; the log keeps the traceback
+    except Exception:  # noqa: BLE001 — the page must learn the job ended; the log keeps the traceback
         import logging
 
         logging.getLogger(__name__).exception("upload job failed")
-        job.error, job.phase = f"{type(exc).__name__}: {exc}", "failed"
+        job.error, job.phase = INTERNAL, "failed"
 
 
 def register(app: Flask, desk: Desk) -> None:
@@ -159,7 +169,7 @@ def register(app: Flask, desk: Desk) -> None:
                 get_round(s, game, number)
                 game_id, tactic = game.id, game.variant == "tactic"
         except FluturasError as exc:
-            return jsonify(ok=False, message=str(exc)), 409
+            return jsonify(ok=False, message=said(exc)), 409
         if keep not in KEEP:
             return jsonify(ok=False, message=f"keep {keep!r}"), 400
         paths = save_pile(request.files.getlist("pile"), pile_folder(desk, game_id, number))

@@ -31,6 +31,12 @@ FORBIDDEN = {
 }
 ROMANIAN_ONLY = re.compile(r"\b(?:valid|penalised|incorrect|averaged|reading|unsure|against|judge flagged)\b")
 ENGLISH_ONLY = re.compile(r"depunere corectă|depunere incorectă|avertisment|penalizare|Coada de revizuire|Motiv")
+# Romanian left on an English page: its letters with diacritics, or one of its everyday words. The
+# names the arbiters typed (players, clubs, the game, the tournament) are Romanian and stay so.
+ROMANIAN_TELLS = re.compile(r"[ăâîșțşţĂÂÎȘȚŞŢ]|\b(?:și|sau|este|sunt|pentru|până|fără|după|runda|rundei|turul|masa|mesei|mese|"
+                            r"fluturaș\w*|depuner\w*|jucător\w*|arbitr[ui]\w*|partid\w*|contestați\w*|puncte|punctaj|"
+                            r"grupa|anunț\w*|corectat\w*|închis\w*|deschis\w*|decizi\w*|motiv\w*|lipsă|nimic|"
+                            r"Atenție|Depunerea|Depuneri)\b", re.I)
 VISIBLE_ATTRIBUTES = "Array.from(document.querySelectorAll('[title],[alt],option')).map(e => e.title || e.alt || e.textContent).join('\\n')"
 
 
@@ -41,17 +47,46 @@ def demo_store(tmp_path_factory):
     found[0].close()
 
 
-def problems(text: str, lang: str) -> list[str]:
+def problems(text: str, lang: str, names: tuple[str, ...] = ()) -> list[str]:
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, "")
     found = [f"{what}: {text[max(0, m.start() - 30):m.end() + 30]!r}" for what, pattern in FORBIDDEN.items()
              for m in pattern.finditer(text)]
     if lang == "ro":
         found += [f"English code word: {text[max(0, m.start() - 30):m.end() + 30]!r}" for m in ROMANIAN_ONLY.finditer(text)]
     else:
         found += [f"Romanian left in English: {text[max(0, m.start() - 30):m.end() + 30]!r}" for m in ENGLISH_ONLY.finditer(text)]
+        found += [f"Romanian left in English: {m.group(0)!r} in {text[max(0, m.start() - 30):m.end() + 30]!r}"
+                  for m in ROMANIAN_TELLS.finditer(text)]
     return found
 
 
-def crawl(page, url: str, lang: str, seeds: tuple[str, ...]) -> dict[str, list[str]]:
+# Romanian on an English page by right: the switch back to Romanian, the seating file's own column names.
+ROMANIAN_BY_RIGHT = ("Română", "masa, nume (and prenume, club, categorie)")
+
+
+def typed_names(store) -> tuple[str, ...]:
+    """What the arbiters typed, in Romanian by right: players, clubs, games, tournaments, venues,
+    the arbiters' names."""
+    from sqlalchemy import select
+
+    from arbiter.models import AuditEntry, Game, Player, Tournament
+
+    with store.session() as s:
+        found = {v for p in s.scalars(select(Player)) for v in (p.name, p.club) if v}
+        found |= {g.name for g in s.scalars(select(Game))}
+        found |= {v for t in s.scalars(select(Tournament)) for v in (t.name, t.venue) if v}
+        found |= {e.actor for e in s.scalars(select(AuditEntry))}
+    return tuple(found) + ROMANIAN_BY_RIGHT
+
+
+def said_in_romanian(page) -> tuple[str, ...]:
+    """What a page marks `lang="ro"` inside an English page: the announcement the arbiter reads aloud
+    to the hall in the rulebook's Romanian words (the top, the zeros, the game master's flags)."""
+    return tuple(page.eval_on_selector_all("body [lang=ro]", "els => els.map(e => e.innerText.trim())"))
+
+
+def crawl(page, url: str, lang: str, seeds: tuple[str, ...], names: tuple[str, ...] = ()) -> dict[str, list[str]]:
     """Every page reachable by links from the seeds (no exports, images or language switch)."""
     page.goto(f"{url}/queue?lang={lang}")
     todo, seen, bad = [f"{url}{s}" for s in seeds], set(), {}
@@ -62,12 +97,12 @@ def crawl(page, url: str, lang: str, seeds: tuple[str, ...]) -> dict[str, list[s
         seen.add(target)
         page.goto(target)
         text = page.inner_text("body") + "\n" + page.evaluate(VISIBLE_ATTRIBUTES)
-        found = problems(text, lang)
+        found = problems(text, lang, names + said_in_romanian(page))
         if found:
             bad[urlsplit(target).path + "?" + urlsplit(target).query] = found[:5]
         for href in page.eval_on_selector_all("a[href]", "els => els.map(e => e.href)"):
             parts = urlsplit(href)
-            if (href.startswith(url) and "lang=" not in parts.query and not parts.path.startswith(("/export", "/slip"))
+            if (href.startswith(url) and "lang=" not in parts.query and not parts.path.startswith(("/export", "/slip")) and not parts.path.endswith(".pdf")
                     and href.split("#")[0] not in seen):
                 todo.append(href.split("#")[0])
     assert len(seen) >= len(seeds) + 5, f"only {len(seen)} pages reached"
@@ -77,13 +112,15 @@ def crawl(page, url: str, lang: str, seeds: tuple[str, ...]) -> dict[str, list[s
 @pytest.mark.parametrize("lang", ["ro", "en"])
 def test_no_code_on_any_page_in_either_language(browser, serve, demo_store, lang):
     store, demo_game, review_game, out = demo_store
-    seeds = ("/queue", "/round?round=1", "/hall", "/results", "/results/1", "/results/5", "/audit", "/login")
+    seeds = ("/queue", "/round?round=1", "/hall", "/results", "/results/1", "/results/5", "/audit", "/login",
+             "/day", "/day?round=1", "/grid?round=1", "/players", "/game/new")
+    names = typed_names(store)
     page = browser.new_page(viewport={"width": 1366, "height": 768})
     bad = {}
     for game in (review_game, demo_game):
         url = serve(create_app(store, game, image_roots=(out,)))
         sign_in(page, url, "arbitru-demo")
-        bad.update({f"game {game} {k}": v for k, v in crawl(page, url, lang, seeds).items()})
+        bad.update({f"game {game} {k}": v for k, v in crawl(page, url, lang, seeds, names).items()})
         if game == review_game:  # a typed correction's preview, then saving it: the decision and the flash
             page.goto(f"{url}/queue")
             page.wait_for_selector("#claim-status.ok")
@@ -91,15 +128,15 @@ def test_no_code_on_any_page_in_either_language(browser, serve, demo_store, lang
             page.keyboard.type("score=68")
             page.keyboard.press("Enter")
             page.wait_for_selector("#preview-decision")
-            bad.update({f"preview: {k}": [v] for k, v in enumerate(problems(page.inner_text("body"), lang))})
+            bad.update({f"preview: {k}": [v] for k, v in enumerate(problems(page.inner_text("body"), lang, names + said_in_romanian(page)))})
             page.keyboard.press("Enter")
             page.wait_for_selector(".flash.ok")
-            bad.update({f"saved: {k}": [v] for k, v in enumerate(problems(page.inner_text("body"), lang))})
+            bad.update({f"saved: {k}": [v] for k, v in enumerate(problems(page.inner_text("body"), lang, names + said_in_romanian(page)))})
         else:  # correcting the round again: its one-line report
             page.goto(f"{url}/round?round=1")
             page.keyboard.press("c")
             page.wait_for_selector(".flash.ok")
-            bad.update({f"corrected: {k}": [v] for k, v in enumerate(problems(page.inner_text("body"), lang))})
+            bad.update({f"corrected: {k}": [v] for k, v in enumerate(problems(page.inner_text("body"), lang, names + said_in_romanian(page)))})
     assert not bad, "\n".join(f"{where}: {found}" for where, found in bad.items())
 
 
@@ -130,3 +167,117 @@ def test_the_sheet_notes_speak_the_arbiters_words(demo_store):
     assert not problems(text, "ro")
     page = client.get("/export/html").data.decode()
     assert not FORBIDDEN["a rule code"].search(page)
+
+
+# What the library says to the CLI, never to a Romanian page: its English refusals, their flags and
+# commands, and the fallback of `words.refusal` for a refusal that has no words yet.
+LIBRARY_ENGLISH = re.compile(r"(?i)\b(?:expected|refused|already|seated|must not|at most|is not|has no|does not|cannot|"
+                             r"review item|nothing was|the results|deadline|score|table|round|slip)\b|--\w|`|Refuzat:")
+UNWORDED = re.compile(r"\bRefused:|--\w|`")
+BAD_SEATING = b"masa,nume\n1,Ana\n1,Bogdan\n"
+
+
+def post(page, url: str, path: str, fields: dict[str, str]) -> str:
+    """A form sent by the browser with the page's CSRF token, as the page's own forms send it;
+    the answer page's text (and its visible attributes)."""
+    page.goto(f"{url}/day")
+    with page.expect_navigation():
+        page.evaluate("""([path, fields]) => {
+            const form = document.createElement('form');
+            form.method = 'post'; form.action = path;
+            fields.csrf = fields.csrf ?? document.querySelector('meta[name=csrf-token]').content;
+            for (const [k, v] of Object.entries(fields)) {
+                const input = document.createElement('input'); input.type = 'hidden'; input.name = k; input.value = v;
+                form.appendChild(input);
+            }
+            document.body.appendChild(form); form.submit();
+        }""", [path, fields])
+    return page.inner_text("body") + "\n" + page.evaluate(VISIBLE_ATTRIBUTES)
+
+
+def bad_forms(item_id: int) -> list[tuple[str, dict[str, str]]]:
+    """Every form of the app with a value the library refuses."""
+    return [
+        ("/login", {"name": "ana\u0001"}),
+        ("/game/new", {"tournament": "", "name": "P2"}),
+        ("/game/new", {"tournament": "Cupa", "name": "P2", "words": "/nu/exista/lista"}),
+        ("/game/new", {"tournament": "Cupa", "name": "x" * 300}),
+        ("/players/add", {"table": "x", "name": "Ana"}),
+        ("/players/add", {"table": "1", "name": "Ana"}),
+        ("/players/add", {"table": "99", "name": ""}),
+        ("/players/1/edit", {"category": "zzz"}),
+        ("/players/1/remove", {}),
+        ("/day/rack", {"round": "1", "letters": "AAAAAAAAAAAA"}),
+        ("/day/rack", {"round": "1", "letters": "XY1"}),
+        ("/day/1/top", {"move": "Z99 FOO"}),
+        ("/day/1/top", {"move": "H4"}),
+        ("/day/1/correct", {}),
+        ("/day/1/close", {}),
+        ("/day/results/provisional", {"deadline": "25:99"}),
+        ("/day/results/provisional", {"deadline": ""}),
+        ("/day/results/final", {}),
+        ("/round/1/correct", {}),
+        ("/round/1/close", {}),
+        ("/grid/give", {"round": "1", "tables": "1,999", "move": "top"}),
+        ("/grid/give", {"round": "1", "tables": "1", "move": "Z99 FOO"}),
+        ("/grid/warn", {"round": "1", "table": "1", "reason": ""}),
+        ("/grid/warn", {"round": "1", "table": "999", "reason": "vorbește"}),
+        ("/grid/undo", {"round": "1", "table": "1", "change": "999999"}),
+        ("/grid/undo", {"round": "1", "table": "1", "sanction": "999999"}),
+        ("/appeal", {"table": "1", "round": "1", "kind": "reading", "reason": ""}),
+        ("/appeal", {"table": "1", "round": "1", "kind": "zzz", "reason": "x"}),
+        ("/appeal", {"table": "1", "round": "1", "kind": "incorrect", "reason": "x"}),
+        ("/appeal", {"table": "1", "round": "1", "kind": "incorrect", "reason": "x", "score": "99999999"}),
+        ("/appeal", {"table": "1", "round": "1", "kind": "incorrect", "reason": "x", "score": "x"}),
+        ("/appeal", {"table": "999", "round": "1", "kind": "warning", "reason": "x"}),
+        ("/appeal", {"table": "1", "round": "7", "kind": "warning", "reason": "x"}),
+        ("/appeal", {"table": "1", "round": "1", "kind": "reading", "reason": "x", "fields": "poz=Z99"}),
+        (f"/queue/{item_id}/save", {"version": "1", "fields": "poz=Z99"}),
+        (f"/queue/{item_id}/save", {"version": "1", "fields": "cuvant=AB1"}),
+        (f"/queue/{item_id}/save", {"version": "1", "fields": "zzz=3"}),
+        (f"/queue/{item_id}/save", {"version": "1", "fields": "puncte=x"}),
+        (f"/queue/{item_id}/save", {"version": "1", "fields": "puncte=99999999"}),
+        (f"/queue/{item_id}/preview", {"version": "1", "fields": "masa=999"}),
+        (f"/queue/{item_id}/discard", {"version": "1", "as": "zzz"}),
+        (f"/queue/{item_id}/move", {"version": "1", "round": "7"}),
+        ("/round/1/correct", {"csrf": "wrong"}),
+    ]
+
+
+@pytest.mark.parametrize("lang", ["ro", "en"])
+def test_every_form_refuses_bad_input_in_the_pages_language(browser, serve, demo_store, lang):
+    """Each form sent with a value the library refuses (a bad deadline, table, group, move, score,
+    name...): the answer page says why in the page's language — no English refusal of the library
+    on a Romanian page, no option of the CLI, no untranslated fallback — and no code."""
+    from arbiter.review import queue
+
+    store, demo_game, review_game, out = demo_store
+    with store.session() as s:
+        item_id = queue(s, review_game)[0].item_id
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    names = typed_names(store)
+    bad: dict[str, list[str]] = {}
+    for game in (review_game, demo_game):
+        url = serve(create_app(store, game, image_roots=(out,)))
+        sign_in(page, url, "arbitru-demo")
+        page.goto(f"{url}/queue?lang={lang}")
+        for path, fields in bad_forms(item_id):
+            shown = post(page, url, path, dict(fields))
+            found = problems(shown, lang, names + said_in_romanian(page)) + [f"not the page's words: {m.group(0)!r} in "
+                                             f"{shown[max(0, m.start() - 60):m.end() + 60]!r}"
+                                             for m in (LIBRARY_ENGLISH if lang == "ro" else UNWORDED).finditer(shown)]
+            if found:
+                bad[f"game {game} {path} {fields}"] = found[:3]
+        page.goto(f"{url}/players")
+        page.set_input_files("input[name=seating]", files=[{"name": "lista-jucatori", "mimeType": "text/csv",
+                                                             "buffer": BAD_SEATING}])
+        with page.expect_navigation():
+            page.locator("input[name=seating]").evaluate("el => el.form.submit()")
+        shown = page.inner_text("body")
+        assert "lista-jucatori" in shown, "the seating file's refusal names the file as chosen"
+        found = problems(shown, lang, names + said_in_romanian(page)) + [m.group(0) for m in (LIBRARY_ENGLISH if lang == "ro" else UNWORDED).finditer(shown)]
+        if found:
+            bad[f"game {game} seating"] = found[:3]
+    assert not bad, "\n".join(f"{where}: {found}" for where, found in bad.items())
+    with store.session() as s:
+        assert queue(s, review_game)[0].item_id == item_id, "nothing refused was stored"

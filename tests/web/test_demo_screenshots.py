@@ -116,7 +116,7 @@ def test_screenshots_of_every_page(browser, serve, demo_store, tmp_path):
     page.screenshot(path=str(shots / "login.png"))
     sign_in(page, url, "arbitru-demo")
     page.goto(f"{url}/round?round=1")
-    assert "/16" in page.locator("#round-status").inner_text()
+    assert "16 mese așezate" in page.locator("#round-status").inner_text()
     assert "Depunerea top în turul 1" in page.locator("#announcement").inner_text()
     page.screenshot(path=str(shots / "round.png"))
     assert no_sideways_scroll(page) and fits(page, "#round-status") and fits(page, "#close-form")

@@ -35,7 +35,7 @@ def test_appeal_checked_then_stored_and_in_the_audit_trail(browser, serve, store
     page.fill("#appeal-reason", "citit greșit")
     page.locator("#appeal-reason").press("Enter")
     page.wait_for_selector(".flash.error")
-    assert "what the slip really says" in page.locator(".flash.error").inner_text()
+    assert "ce scrie de fapt pe fluturaș" in page.locator(".flash.error").inner_text()
     page.fill("#appeal-round", "1")
     page.select_option("#appeal-kind", "total")
     page.fill("#appeal-score", "30")

@@ -83,3 +83,51 @@ def test_grid_gives_top_and_listed_move_warns_and_undoes_by_keys(browser, serve,
     with store.session() as s:
         assert s.scalar(select(Sanction)).status != "active"
         assert s.scalar(select(Standing).where(Standing.table_no == 3)).total == 26
+
+
+def test_grid_cancels_a_slips_penalty_and_warning_by_keys_and_undoes_it(browser, serve, store, tmp_path):
+    """D 6.3.a: the signs inverted (4H for H4) cost a senior a technical penalty; `p` on the row
+    cancels it, `a` cancels a warning — each an appeal (D 6.5) filed as `fluturas appeal` files it,
+    audited and judged at once — and the row's withdraw takes it back."""
+    from arbiter.models import Appeal
+
+    game_id = make_game(store, tmp_path, 2)
+    file_reading(store, game_id, 1, parse_reading(reading(1, word="MODEL", score=26, position="4H"), "t1", 0.9),
+                 ARBITER, lambda o, n: "new")
+    file_reading(store, game_id, 1, parse_reading(reading(2, word="MODEL", score=25, position="H4"), "t2", 0.9),
+                 ARBITER, lambda o, n: "new")  # a wrong score: a warning (D 6.2)
+    correct_round(store, game_id, 1, ARBITER)
+    with store.session() as s:
+        penalised = s.scalar(select(Decision).where(Decision.table_no == 1))
+        warned = s.scalar(select(Decision).where(Decision.table_no == 2))
+        assert penalised.penalty and penalised.credited < 26 and warned.warning
+    before = credited(store)[1]
+    url = serve(create_app(store))
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    sign_in(page, url, "ana")
+    page.goto(f"{url}/grid?round=1")
+    page.wait_for_selector("#round-grid tr.selected[data-table='1']")
+    page.keyboard.press("p")
+    page.keyboard.type("semnele erau corecte pe fluturaș")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert credited(store)[1] == 26
+    page.keyboard.press("j")
+    page.keyboard.press("a")
+    page.keyboard.type("punctajul se citea 26")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    with store.session() as s:
+        appeals = [(a.table_no, a.round_no, a.kind, a.actor, a.status) for a in s.scalars(select(Appeal).order_by(Appeal.id))]
+        assert appeals == [(1, 1, "penalty", "ana", "upheld"), (2, 1, "warning", "ana", "upheld")]
+        assert not s.scalar(select(Decision).where(Decision.table_no == 2)).warning
+        actions = [e.action for e in entries(s, game_id) if e.actor == "ana"]
+    assert actions.count("appeal.upheld") == 2 and actions.count("decision.set") >= 2, actions
+    assert "anulat" in page.locator("#round-grid tr[data-table='1'] .acts").inner_text()
+    # withdrawn from its row: the penalty is the judge's again
+    with page.expect_navigation():
+        page.locator("#round-grid tr[data-table='1'] button.undo-appeal").click()
+    assert credited(store)[1] == before
+    with store.session() as s:
+        assert [a.status for a in s.scalars(select(Appeal).order_by(Appeal.id))] == ["withdrawn", "upheld"]
+        assert [e.action for e in entries(s, game_id) if e.actor == "ana"].count("appeal.withdraw") == 1

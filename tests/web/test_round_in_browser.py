@@ -153,7 +153,8 @@ def play_in_browser(page, url: str, pages: list[Path], players: Path, shots: Pat
     assert (job["phase"], job["files_read"], job["files"]) == ("done", len(pages), len(pages))
     assert job["read"] == job["slips"] == job["filed"] > 0  # every slip read, then every one filed
     filed = page.locator("#day-status li").first.inner_text()  # the counts as they now stand
-    assert re.match(r"([0-9]|1[0-6])/16 ", filed), (filed, job)  # slips filed under a table (the rest wait in the queue)
+    counted = re.match(r"(\d+) fluturași depuși, 16 mese așezate", filed)
+    assert counted and int(counted[1]) == job["filed"], (filed, job)  # every slip filed, those under no table too
     shoot("day-upload")
     page.click("#to-queue")
     page.wait_for_url(re.compile(r".*/queue.*"))

@@ -45,7 +45,7 @@ def test_bad_input_is_one_line_and_stores_nothing(store, tmp_path):
     bad = b"masa,nume\n1,Ana\n1,Bogdan\n"
     answer = c.post("/players/import", data={"csrf": token, "seating": (io.BytesIO(bad), "lista mea.csv")},
                     content_type="multipart/form-data", follow_redirects=True)
-    (line,) = [f for f in flashes(answer) if "row 3" in f]
+    (line,) = [f for f in flashes(answer) if "rândul 3" in f]
     assert "lista mea.csv" in line and "fluturas-seating" not in line  # the file as chosen, not where it was kept
     assert count(store, Player) == 0
     answer = c.post("/day/rack", data={"csrf": token, "letters": "AAAAAAAAAAAA"}, follow_redirects=True)
@@ -163,7 +163,7 @@ def test_the_grid_types_no_slip_for_a_table_whose_slip_waits_under_no_table(stor
     file_reading(store, game_id, 1, parse_reading(reading(1, confidence=0.4), "t1", 0.9), ARBITER, lambda o, n: "new")
     c, token = client(store, tmp_path)
     answer = c.post("/grid/give", data={"csrf": token, "round": "1", "tables": "1", "move": "top"}, follow_redirects=True)
-    assert any("review queue" in f for f in flashes(answer))
+    assert any("coada de revizuire" in f for f in flashes(answer))
     with store.session() as s:
         assert [x.table_no for x in s.scalars(select(Slip))] == [None]  # no second slip typed for table 1
 
@@ -174,5 +174,52 @@ def test_the_grid_gives_nothing_when_one_table_is_not_seated(store, tmp_path):
     make_game(store, tmp_path, 2)
     c, token = client(store, tmp_path)
     answer = c.post("/grid/give", data={"csrf": token, "round": "1", "tables": "1,7", "move": "top"}, follow_redirects=True)
-    assert any("7" in f and "not seated" in f for f in flashes(answer))
+    assert any("masa 7 nu stă niciun jucător" in f for f in flashes(answer))
     assert count(store, Slip) == 0  # not even table 1's
+
+
+def test_the_round_counts_every_slip_filed_as_fluturas_status_does(store, tmp_path):
+    """A slip filed without a table is a slip filed: the round page and the desk count it, say how
+    many have no table, and agree with `fluturas status` (status.round_status)."""
+    from arbiter.games import get_game, get_round
+    from arbiter.ingest import file_reading
+    from arbiter.readings import parse_reading
+    from arbiter.status import round_status
+
+    from tests.arbiter.helpers import ARBITER, reading
+
+    game_id = make_game(store, tmp_path, 3)
+    file_reading(store, game_id, 1, parse_reading(reading(2, sha=f"{2:064x}"), "t2", 0.9), ARBITER, lambda o, n: "new")
+    file_reading(store, game_id, 1, parse_reading(reading(1, confidence=0.4, sha=f"{1:064x}"), "t1", 0.9), ARBITER,
+                 lambda o, n: "new")  # its table unsure: filed under none
+    with store.session() as s:
+        game = get_game(s, game_id)
+        cli = round_status(s, game, get_round(s, game, 1))
+    assert (cli.filed, cli.without_table) == (2, 1)
+    c, _token = client(store, tmp_path)
+    for path in ("/round?round=1", "/day?round=1"):
+        page = c.get(path).get_data(as_text=True)
+        filed = re.search(r'id="slips-filed"><b>(\d+)</b> fluturași depuși, (\d+) mese așezate', page)
+        assert filed and (int(filed[1]), int(filed[2])) == (cli.filed, 3), path
+        assert re.search(r"<b>1</b> fără masă|\(1 fără masă\)", page), path
+
+
+def test_a_pile_stopped_by_a_failure_of_the_program_says_so_without_pythons_words(store, tmp_path, monkeypatch):
+    """A failure that is no refusal (a fault injected into the scan) ends the job with a sentence in
+    the page's language; Python's name for the failure stays in the server's log."""
+    import arbiter.roundscan
+    from arbiter.web.desk import Desk
+    from arbiter.web.upload import Job, run_job
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("disk controller on fire")
+
+    monkeypatch.setattr(arbiter.roundscan, "scan_round", broken)
+    game_id = make_game(store, tmp_path, 2)
+    job = Job(1, 1)
+    run_job(job, Desk(store, game_id, None, (tmp_path,)), game_id, [tmp_path / "p1.png"], "ana", "old", False)
+    assert job.phase == "failed"
+    for lang in LANGS:
+        said = job.as_json(lang)["error"]
+        assert said == TEXTS["upload_internal"][LANGS.index(lang)]
+        assert "RuntimeError" not in said and "fire" not in said

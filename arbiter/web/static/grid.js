@@ -1,6 +1,7 @@
 // The round grid by keys: j/k (or the arrows) move between tables, Space marks several, t gives
 // the top, / filters the legal moves and Enter gives the marked one, w a disciplinary warning,
-// u takes back the table's last change.
+// p / a cancel the slip's technical penalty / warning (an appeal, D 6.5), u takes back the
+// table's last change.
 (function () {
   "use strict";
   var grid = document.getElementById("round-grid");
@@ -43,11 +44,20 @@
     else if (ev.key === "w") {
       document.getElementById("warn-table").value = row.getAttribute("data-table");
       document.getElementById("warn-reason").focus();
+    } else if (ev.key === "p" || ev.key === "a") {  // the slip's penalty / warning (avertisment) cancelled
+      document.getElementById("cancel-table").value = row.getAttribute("data-table");
+      document.getElementById("cancel-kind").value = ev.key === "p" ? "penalty" : "warning";
+      document.getElementById("cancel-reason").focus();
     } else if (ev.key === "u") {
       var undo = row.querySelector("form.undo-form button");
       if (undo) { undo.click(); } else { return; }
     } else { return; }
     ev.preventDefault();
+  });
+  document.getElementById("cancel-form").addEventListener("submit", function () {
+    if (!document.getElementById("cancel-table").value) {
+      document.getElementById("cancel-table").value = rows[at].getAttribute("data-table");
+    }
   });
   document.getElementById("warn-form").addEventListener("submit", function () {
     if (!document.getElementById("warn-table").value) {
