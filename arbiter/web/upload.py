@@ -1,5 +1,5 @@
 """A pile uploaded from the browser (drag and drop of PDFs and images, or a phone's camera) and
-read in the background by `arbiter.roundscan.scan_round`, the function `round scan` calls; the
+read in the background by `arbiter.slips.roundscan.scan_round`, the function `round scan` calls; the
 page polls the job for its progress. The files are kept beside the store: the review queue cuts
 each slip out of its page later."""
 from __future__ import annotations
@@ -51,7 +51,7 @@ class Job:
         return {"phase": self.phase, "phase_text": text(f"phase_{self.phase}", lang), "files": self.files,
                 "files_read": len(self.pages), "read": self.read, "filed": self.filed, "slips": self.slips, "seconds": round(time.monotonic() - self.started),
                 "counts": self.counts, "decided": self.decided, "queued": self.queued, "missing": self.missing,
-                "problems": self.problems, "error": self.said_error(lang), "summary": self.summary(lang),
+                "problems": [words.scan_problem(p, lang) for p in self.problems], "error": self.said_error(lang), "summary": self.summary(lang),
                 "progress_text": self.progress_text(lang)}
 
     def said_error(self, lang: str) -> str | None:

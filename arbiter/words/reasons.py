@@ -110,3 +110,15 @@ def review_reason(reason: str | None, lang: str = RO) -> str:
             out.append(piece.removeprefix("decoder: "))
         i += 1
     return "; ".join(out)
+
+
+def scan_problem(line: str, lang: str = RO) -> str:
+    """One line of what a scan did not file ("page.png: unsure: table; …"), the file's name kept
+    and the rest in the arbiter's words: a refusal of the library as the pages say it, else the
+    reasons a slip waits in review."""
+    from .refusals import known, refusal
+
+    if known(line):
+        return refusal(line, lang)
+    source, sep, reason = line.partition(": ")
+    return f"{source}: {review_reason(reason, lang)}" if sep else review_reason(line, lang)

@@ -70,7 +70,7 @@ def typed_names(store) -> tuple[str, ...]:
     the arbiters' names."""
     from sqlalchemy import select
 
-    from arbiter.models import AuditEntry, Game, Player, Tournament
+    from arbiter.store.models import AuditEntry, Game, Player, Tournament
 
     with store.session() as s:
         found = {v for p in s.scalars(select(Player)) for v in (p.name, p.club) if v}
@@ -249,7 +249,7 @@ def test_every_form_refuses_bad_input_in_the_pages_language(browser, serve, demo
     """Each form sent with a value the library refuses (a bad deadline, table, group, move, score,
     name...): the answer page says why in the page's language — no English refusal of the library
     on a Romanian page, no option of the CLI, no untranslated fallback — and no code."""
-    from arbiter.review import queue
+    from arbiter.review.review import queue
 
     store, demo_game, review_game, out = demo_store
     with store.session() as s:

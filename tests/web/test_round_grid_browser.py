@@ -89,7 +89,7 @@ def test_grid_cancels_a_slips_penalty_and_warning_by_keys_and_undoes_it(browser,
     """D 6.3.a: the signs inverted (4H for H4) cost a senior a technical penalty; `p` on the row
     cancels it, `a` cancels a warning — each an appeal (D 6.5) filed as `fluturas appeal` files it,
     audited and judged at once — and the row's withdraw takes it back."""
-    from arbiter.models import Appeal
+    from arbiter.store.models import Appeal
 
     game_id = make_game(store, tmp_path, 2)
     file_reading(store, game_id, 1, parse_reading(reading(1, word="MODEL", score=26, position="4H"), "t1", 0.9),

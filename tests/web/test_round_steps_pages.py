@@ -181,10 +181,10 @@ def test_the_grid_gives_nothing_when_one_table_is_not_seated(store, tmp_path):
 def test_the_round_counts_every_slip_filed_as_fluturas_status_does(store, tmp_path):
     """A slip filed without a table is a slip filed: the round page and the desk count it, say how
     many have no table, and agree with `fluturas status` (status.round_status)."""
-    from arbiter.games import get_game, get_round
-    from arbiter.ingest import file_reading
-    from arbiter.readings import parse_reading
-    from arbiter.status import round_status
+    from arbiter.store.games import get_game, get_round
+    from arbiter.slips.ingest import file_reading
+    from arbiter.slips.readings import parse_reading
+    from arbiter.round.status import round_status
 
     from tests.arbiter.helpers import ARBITER, reading
 
@@ -207,14 +207,14 @@ def test_the_round_counts_every_slip_filed_as_fluturas_status_does(store, tmp_pa
 def test_a_pile_stopped_by_a_failure_of_the_program_says_so_without_pythons_words(store, tmp_path, monkeypatch):
     """A failure that is no refusal (a fault injected into the scan) ends the job with a sentence in
     the page's language; Python's name for the failure stays in the server's log."""
-    import arbiter.roundscan
+    import arbiter.slips.roundscan
     from arbiter.web.desk import Desk
     from arbiter.web.upload import Job, run_job
 
     def broken(*_args, **_kwargs):
         raise RuntimeError("disk controller on fire")
 
-    monkeypatch.setattr(arbiter.roundscan, "scan_round", broken)
+    monkeypatch.setattr(arbiter.slips.roundscan, "scan_round", broken)
     game_id = make_game(store, tmp_path, 2)
     job = Job(1, 1)
     run_job(job, Desk(store, game_id, None, (tmp_path,)), game_id, [tmp_path / "p1.png"], "ana", "old", False)
@@ -223,3 +223,19 @@ def test_a_pile_stopped_by_a_failure_of_the_program_says_so_without_pythons_word
         said = job.as_json(lang)["error"]
         assert said == TEXTS["upload_internal"][LANGS.index(lang)]
         assert "RuntimeError" not in said and "fire" not in said
+
+
+def test_a_pile_s_unreadable_page_is_reported_in_the_page_s_language(store, tmp_path):
+    """A file of the pile that is no image: the upload's list of what was not filed names it, in
+    Romanian or English, never with the library's English line."""
+    from arbiter.web.desk import Desk
+    from arbiter.web.upload import Job, run_job
+
+    game_id = make_game(store, tmp_path, 2)
+    broken = tmp_path / "pagina3.png"
+    broken.write_bytes(b"this is no picture")
+    job = Job(1, 1)
+    run_job(job, Desk(store, game_id, None, (tmp_path,)), game_id, [broken], "ana", "old", False)
+    said = {lang: job.as_json(lang)["problems"] for lang in LANGS}
+    assert said["ro"] == ["„pagina3.png” nu este o imagine care se poate citi."]
+    assert said["en"] == ["“pagina3.png” is not an image that can be read."]
