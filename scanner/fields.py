@@ -161,7 +161,8 @@ def read_mark(gray: np.ndarray, f: Field, s: float) -> FieldReading:
 
 def read_fields(slip_bgr: np.ndarray, t: Template, reader: Reader, px_per_mm: float) -> tuple[dict[str, FieldReading], dict[str, np.ndarray]]:
     """All fields of one slip; the classifier runs once on every written cell of the slip."""
-    gray = glyph.flatten(dropout(slip_bgr))  # a new image: marks are erased in it as they are found
+    # a new image: marks are erased in it as they are found
+    gray = glyph.deepen_faint_ink(glyph.flatten(dropout(slip_bgr)), px_per_mm)
     cuts: dict[str, list[Cut]] = {}
     results: dict[str, FieldReading] = {}
     for f in t.fields:

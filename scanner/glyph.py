@@ -46,6 +46,33 @@ def flatten(gray: np.ndarray, stroke_px: int = 9) -> np.ndarray:
     return np.clip(gray.astype(np.float32) / np.maximum(paper.astype(np.float32), 1.0) * 255.0, 0, 255).astype(np.uint8)
 
 
+INK_TARGET = 0.7  # darkness the darkest ink nearby is raised to when blur left it paler (a scan's ink is ~0.8)
+INK_FLOOR = 0.3  # below this local peak there is no ink to raise: paper, noise, a dropped-out box line
+INK_GAIN_MAX = 2.0  # the most a pale stroke is darkened
+INK_REACH_MM = 1.0  # how far a stroke's darkness is looked for around each pixel
+
+
+def deepen_faint_ink(flat: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """Darken strokes that blur has made pale, up to a scan's ink, on a flattened slip (paper 255).
+
+    A slip photographed from afar, or through a messaging app, is 3-6 px a millimetre: a ballpoint
+    line of 0.15-0.3 mm is spread over pixels it only partly covers and then blurred, so its darkness
+    falls below INK_LEVEL and the box reads empty (`18` read `8`, `609` read `69`). Each pixel's
+    darkness is multiplied by INK_TARGET over the darkest ink within INK_REACH_MM (by at most
+    INK_GAIN_MAX): ink already that dark, as on a scan, is left alone; a place without ink darker than
+    INK_FLOOR gains at most INK_GAIN_MAX, which leaves paper noise and dropped-out box lines pale.
+    """
+    dark = cv2.subtract(255, flat)  # uint8 darkness: the local peak is taken on it, which is quick
+    k = max(3, int(round(2 * INK_REACH_MM * px_per_mm)) | 1)
+    peak = cv2.blur(cv2.dilate(dark, np.ones((k, k), np.uint8)), (k, k))
+    gain = cv2.LUT(peak, _GAIN)
+    return cv2.subtract(255.0, cv2.multiply(dark, gain, dtype=cv2.CV_32F)).clip(0, 255).astype(np.uint8)
+
+
+_GAIN = np.clip(INK_TARGET * 255.0 / np.maximum(np.arange(256, dtype=np.float32), INK_FLOOR * 255.0),
+                1.0, INK_GAIN_MAX).astype(np.float32)  # the gain of each local peak darkness (0-255)
+
+
 def ink_components(dark: np.ndarray, min_area: int = 4) -> np.ndarray:
     """Mask of the ink components large enough to be writing rather than scan dust."""
     mask = (dark > INK_LEVEL).astype(np.uint8)
