@@ -26,6 +26,9 @@ def pending(session: Session, game: Game) -> list[str]:
     return blockers(session, game, readings_only=True)
 
 
+CASE_TRIES = 20  # reads of the case while scans file slips beside it, before giving up
+
+
 @dataclass(frozen=True)
 class Corrected:
     """One correction pass: the round, the judge's counts (changed, unchanged, flagged) and how many
@@ -55,13 +58,7 @@ def correct_round(store: Store, game_id: int, number: int | None, actor: str,
         with store.session() as s:
             keep_judged(s, judged)
         return Corrected(number, counts, held)
-    with store.session() as s:
-        game = get_game(s, game_id)
-        rnd = get_round(s, game, number)
-        require_no_blockers(s, game, "round correct", through=rnd.number, readings_only=True)
-        case, held = build_case(s, game, rnd.number)
-        judged = views(s, game, rnd.number)  # what the judge is given, in the same transaction
-        number = rnd.number
+    case, held, judged, number = _case_between_equal_views(store, game_id, number)
     if output is None:
         output = run_judge(case)  # outside any transaction: the judge takes seconds
     with store.session() as s:
@@ -72,6 +69,28 @@ def correct_round(store: Store, game_id: int, number: int | None, actor: str,
         if rnd.status == "open":
             rnd.status = "corrected"
     return Corrected(number, counts, held)
+
+
+def _case_between_equal_views(store: Store, game_id: int, number: int | None) -> tuple[dict, int, dict, int]:
+    """The judge's case with the slips it holds (`consistency.views`), both of one state of the store.
+
+    A session's reads on SQLite are separate statements, not one snapshot, so a slip filed by a
+    scan running beside the correction can be missing from the case yet present in a view taken a
+    moment later. The round would then look judged while its slip was never given to the judge.
+    The views are taken before and after the case: when they are equal, no slip was filed, moved
+    or changed while the case was read. Otherwise the case is read again."""
+    for _ in range(CASE_TRIES):
+        with store.session() as s:
+            game = get_game(s, game_id)
+            rnd = get_round(s, game, number)
+            require_no_blockers(s, game, "round correct", through=rnd.number, readings_only=True)
+            before = views(s, game, rnd.number)
+            case, held = build_case(s, game, rnd.number)
+            after = views(s, game, rnd.number)
+            if before == after:
+                return case, held, after, rnd.number
+    raise WorkflowError(f"round correct: slips of game {game_id} were filed while the correction read them, "
+                        f"{CASE_TRIES} times running; run `fluturas round correct` again when the scan has finished")
 
 
 def load_judge_output(path: Path) -> dict[str, Any]:

@@ -271,6 +271,10 @@ REFUSALS: tuple[Refusal, ...] = (
     _r(r"(?P<file>[^:]+?): (?P<count>\d+) pages; at most (?P<most>\d+) a file",
        "„{file}” are {count} de pagini; cel mult {most} într-un fișier.", "“{file}” has {count} pages; at most {most} a file."),
     _r(r"(?P<file>[^:]+?): no such file", "Fișierul „{file}” nu există.", "There is no file “{file}”."),
+    # round/correction.py
+    _r(r"round correct: slips of game \d+ were filed while the correction read them.*",
+       "Se depuneau fluturași chiar în timp ce runda era corectată: corectați runda din nou după ce teancul a fost citit.",
+       "Slips were being filed while the round was corrected: correct the round again once the pile has been read."),
     # results.py
     _r(r"sanction '(?P<value>.*?)': expected one of .*", "Sancțiunea {value} nu există.", "No sanction {value}."),
     _r(r"--reason: a sanction needs its reason.*", "Sancțiunea cere motivul ei (art. D 5.5.h).",

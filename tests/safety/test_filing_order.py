@@ -125,3 +125,29 @@ def test_two_scans_at_once_of_one_paper_in_other_bytes_file_it_once(game, tmp_pa
         assert sorted(s for (s,) in standing if s != "discarded") in (["filed"],), (runs, standing)
         runs += 1
     assert runs >= 20
+
+
+def test_a_slip_filed_while_the_case_is_read_is_judged_or_the_round_left_inconsistent(game, tmp_path, monkeypatch):
+    """The interleaving that once published table 16 as missing: the scan commits its slip after the
+    correction has read the judge's case but before it takes the view of the slips it judged. A
+    session's reads on SQLite are no snapshot, so the view held the slip the case lacked, and the
+    round looked judged. Now the case is read between two equal views: the slip is judged."""
+    import arbiter.round.correction as correction
+
+    real_build_case = correction.build_case
+    filed = []
+
+    def build_case_then_a_scan_files_table_16(session, game_row, number):
+        case = real_build_case(session, game_row, number)
+        if not filed:  # a real scan process commits the late slip right after the case was read
+            code, _, err = finish(fluturas(game, "round", "scan", str(late_slip(tmp_path)), "--keep", "new"))
+            assert code == 0, err
+            filed.append(True)
+        return case
+
+    monkeypatch.setattr(correction, "build_case", build_case_then_a_scan_files_table_16)
+    cli(game, "round", "correct")
+    assert filed
+    assert "not consistent" not in cli(game, "status").output
+    cli(game, "results", "provisional", "--deadline", "23:59", "--out", str(tmp_path / "out"))
+    assert decision_16(game) == [("VALID", 26)]
