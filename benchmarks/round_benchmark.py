@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from corrector.decoding import Priors, Reading, RoundKnowledge, SlipDecoder, decode_round, load_priors  # noqa: E402
 from corrector.decoding.confusion import fit, load_confusion, save_confusion  # noqa: E402
-from corrector.decoding.markscores import fit as fit_marks, load_mark_scores, save_mark_scores  # noqa: E402
+from corrector.decoding.markscores import fit as fit_marks, load_mark_scores, save_mark_scores, seen  # noqa: E402
 from corrector.decoding.evidence import CLASSES, box_distribution  # noqa: E402
 from corrector.decoding.priors import load_priors as priors_from, save_fitted, save_threshold  # noqa: E402
 from corrector.game.gamemaster import GameMaster  # noqa: E402
@@ -361,8 +361,7 @@ def mark_boxes(piles) -> Iterator[tuple[float, bool]]:
             for i, char in enumerate(chars):
                 marks = char.get("marks")
                 if isinstance(marks, dict) and marks:
-                    seen = 1 - float(np.prod([1 - float(v) for v in marks.values()]))
-                    yield seen, i in truth.jokers
+                    yield seen(marks), i in truth.jokers
 
 
 def lowest_safe_threshold(scores: list, floor: float, agrees: bool | None = None) -> float:
@@ -509,9 +508,10 @@ def main() -> int:
         args.confusion = confusion
         print(f"reader confusions fitted on {sum(1 for _ in confusion_boxes(kept['piles']))} calibration boxes, "
               f"weight {confusion.weight}; stored in corrector/decoding/confusion.json")
-        args.mark_scores = fit_marks(mark_boxes(kept["piles"]))
+        marked = list(mark_boxes(kept["piles"]))
+        args.mark_scores = fit_marks(marked)
         save_mark_scores(args.mark_scores)
-        print(f"mark scores fitted on {sum(1 for _ in mark_boxes(kept['piles']))} calibration letter boxes "
+        print(f"mark scores fitted on {len(marked)} calibration letter boxes "
               f"(chance of a mark drawn by score bin: {args.mark_scores.chance}); stored in corrector/decoding/marks.json")
         print("priors fitted on the calibration slips (stored in corrector/decoding/priors.json):")
         priors = fit_priors(args, priors, args.passes)

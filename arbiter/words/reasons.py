@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .refusals import known, refusal
 from .rulings import EN, RO, _pick, _plain, flag
 
 # The slip's fields as printed on it (D 5.3.5), with the genitive for "the boxes of ...".
@@ -116,8 +117,6 @@ def scan_problem(line: str, lang: str = RO) -> str:
     """One line of what a scan did not file ("page.png: unsure: table; …"), the file's name kept
     and the rest in the arbiter's words: a refusal of the library as the pages say it, else the
     reasons a slip waits in review."""
-    from .refusals import known, refusal
-
     if known(line):
         return refusal(line, lang)
     source, sep, reason = line.partition(": ")

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from .confusion import Confusion
-from .markscores import MarkScores
+from .markscores import MarkScores, seen
 
 CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 FIELDS = {"round": ("tur", "round"), "table": ("masa", "table"), "score": ("puncte", "score"),
@@ -122,10 +122,10 @@ def _mark(char: Mapping[str, Any], decided_p: float, undecided_p: float, doubt: 
     confidence is mixed with an even chance by `doubt` (`priors.json` mark.doubt)."""
     marks = char.get("marks")
     if isinstance(marks, Mapping) and marks:
-        seen = 1 - math.prod(1 - float(v) for v in marks.values())
+        score = seen(marks)
         if scores is not None:
-            return scores.probability(seen)
-        return float(min(1 - FLOOR, max(FLOOR, (1 - doubt) * seen + doubt / 2)))
+            return scores.probability(score)
+        return float(min(1 - FLOOR, max(FLOOR, (1 - doubt) * score + doubt / 2)))
     return decided_p if char.get("joker") else undecided_p
 
 

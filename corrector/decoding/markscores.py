@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import bisect
 import json
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,12 @@ MARKS_FILE = Path(__file__).with_name("marks.json")
 EDGES = (0.05, 0.5, 0.7, 0.9)  # upper edges, the last bin ends at 1; finer bins decided fewer calibration slips
 PSEUDO = 1.0  # slips of each kind added to every bin
 LIMIT = 1e-5  # no score makes a mark, or its absence, surer than this
+
+
+def seen(marks: Mapping[str, float]) -> float:
+    """The detector's score that a box carries a mark of any kind (circle, dot, tick), from the
+    score of each kind tested on it (`chars[].marks`)."""
+    return 1 - math.prod(1 - float(v) for v in marks.values())
 
 
 @dataclass(frozen=True)
