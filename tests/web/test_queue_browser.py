@@ -102,6 +102,7 @@ def test_skip_and_keys_move_through_the_queue_and_claimed_items_are_passed_over(
     assert bogdan.locator("#card h2").inner_text().startswith("Masa 3")
     bogdan.keyboard.press("k")  # back up the list
     bogdan.wait_for_selector("#card h2:has-text('Masa 2')")
+    bogdan.wait_for_selector("#claim-status.ok")  # the page's keys are live once its claim is made
     bogdan.keyboard.press("j")
     bogdan.wait_for_selector("#card h2:has-text('Masa 3')")
     bogdan.fill("#tables", "1-1")  # the tables this arbiter took (D 5.5.f)
