@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from corrector.decoding import Priors, Reading, RoundKnowledge, SlipDecoder, decode_round, load_priors  # noqa: E402
 from corrector.decoding.confusion import fit, load_confusion, save_confusion  # noqa: E402
-from corrector.decoding.markscores import fit as fit_marks, load_mark_scores, save_mark_scores, seen  # noqa: E402
+from corrector.decoding.markscores import fit as fit_marks, load_mark_scores, save_mark_scores  # noqa: E402
 from corrector.decoding.evidence import CLASSES, box_distribution  # noqa: E402
 from corrector.decoding.priors import load_priors as priors_from, save_fitted, save_threshold  # noqa: E402
 from corrector.game.gamemaster import GameMaster  # noqa: E402
@@ -350,8 +350,8 @@ def confusion_boxes(piles) -> Iterator[tuple[np.ndarray, str]]:
                         yield box_distribution(char, classes), ch
 
 
-def mark_boxes(piles) -> Iterator[tuple[float, bool]]:
-    """(the mark detector's score, a mark was drawn) of every letter box of a word read with as
+def mark_boxes(piles) -> Iterator[tuple[dict[str, float], bool]]:
+    """(the mark detector's score of each kind, a mark was drawn) of every letter box of a word read with as
     many boxes as were written."""
     for records, truths in piles:
         for record, truth in zip(records, truths):
@@ -361,7 +361,7 @@ def mark_boxes(piles) -> Iterator[tuple[float, bool]]:
             for i, char in enumerate(chars):
                 marks = char.get("marks")
                 if isinstance(marks, dict) and marks:
-                    yield seen(marks), i in truth.jokers
+                    yield marks, i in truth.jokers
 
 
 def lowest_safe_threshold(scores: list, floor: float, agrees: bool | None = None) -> float:

@@ -122,9 +122,9 @@ def _mark(char: Mapping[str, Any], decided_p: float, undecided_p: float, doubt: 
     confidence is mixed with an even chance by `doubt` (`priors.json` mark.doubt)."""
     marks = char.get("marks")
     if isinstance(marks, Mapping) and marks:
-        score = seen(marks)
         if scores is not None:
-            return scores.probability(score)
+            return scores.probability(marks)
+        score = seen(marks)
         return float(min(1 - FLOOR, max(FLOOR, (1 - doubt) * score + doubt / 2)))
     return decided_p if char.get("joker") else undecided_p
 

@@ -1,14 +1,21 @@
-"""How the joker-mark detector errs, learnt on calibration hands: P(a mark drawn | its score).
+"""How the joker-mark detector errs, learnt on calibration hands: P(a mark drawn | its scores).
 
-The detector's confidence (`chars[].marks` of a reading) is a score, not a probability: a circle it
-finds scores 0.8–0.95 and is almost never there by mistake, while a plain letter's stroke end may
-score 0.3 as a dot. Taken as a probability, a found circle was worth a likelihood ratio near 10,
-not enough to outweigh a player forgetting a mark (`written.unmarked_joker`), so every slip with a
-joker went to review. The scores are binned, and each bin gets the likelihood ratio of "a mark
-drawn" against "no mark" counted on calibration slips (with one pseudo-slip of each kind per bin,
-so an empty bin stays modest), made monotone. The decoder uses p = LR / (1 + LR), whose odds are
-that ratio. Fitted by `python benchmarks/round_benchmark.py --fonts calibration --calibrate` and
-kept as data in `marks.json`."""
+The detector's confidence (`chars[].marks` of a reading, one score per kind it looked for: circle,
+dot, tick) is a score, not a probability: a circle it finds scores 0.8–0.95 and is almost never
+there by mistake, while a plain letter's stroke end may score 0.3 as a dot. Taken as a probability,
+a found circle was worth a likelihood ratio near 10, not enough to outweigh a player forgetting a
+mark (`written.unmarked_joker`), so every slip with a joker went to review. The scores are binned,
+and each bin gets the likelihood ratio of "a mark drawn" against "no mark" counted on calibration
+slips (with one pseudo-slip of each kind per bin, so an empty bin stays modest), made monotone. The
+decoder uses p = LR / (1 + LR), whose odds are that ratio.
+
+The weak bin (a score between 0.05 and 0.5) is split by which search saw something there. A third
+of the plain letters land in it, most of them because the ring search fitted a loose ellipse to the
+letter's own strokes; the few marks drawn that land there are mostly ballpoint dots the dot search
+half saw. One ratio for both made every plain letter with a loose ring fit a likely "letter marked
+as a joker" (RULES.md §3) and capped a clean slip's certainty below the threshold. Fitted by
+`python benchmarks/round_benchmark.py --fonts calibration --calibrate` and kept as data in
+`marks.json`."""
 from __future__ import annotations
 
 import bisect
@@ -20,6 +27,8 @@ from pathlib import Path
 
 MARKS_FILE = Path(__file__).with_name("marks.json")
 EDGES = (0.05, 0.5, 0.7, 0.9)  # upper edges, the last bin ends at 1; finer bins decided fewer calibration slips
+SPLIT = 1  # the bin of EDGES told apart by kind: the ring search's alone, or a dot's or a tick's
+RING = "circle"
 PSEUDO = 1.0  # slips of each kind added to every bin
 LIMIT = 1e-5  # no score makes a mark, or its absence, surer than this
 
@@ -32,40 +41,68 @@ def seen(marks: Mapping[str, float]) -> float:
 
 @dataclass(frozen=True)
 class MarkScores:
-    """`chance[b]`: the probability-like value whose odds are bin b's likelihood ratio."""
+    """`chance[b]`: the probability-like value whose odds are bin b's likelihood ratio. With `split`
+    set, the bin `split` of `edges` is two: the ring search's score alone (every other kind below
+    the first edge), then the rest; the bins after it move one place on."""
 
     edges: tuple[float, ...]
     chance: tuple[float, ...]
+    split: int | None = None
 
-    def probability(self, seen: float) -> float:
-        return self.chance[bisect.bisect_right(self.edges, seen)]
+    def bin(self, marks: Mapping[str, float]) -> int:
+        b = bisect.bisect_right(self.edges, seen(marks))
+        if self.split is None or b < self.split:
+            return b
+        if b > self.split:
+            return b + 1
+        ring_alone = all(float(v) < self.edges[0] for k, v in marks.items() if k != RING)
+        return b if ring_alone else b + 1
+
+    def probability(self, marks: Mapping[str, float]) -> float:
+        return self.chance[self.bin(marks)]
 
     def to_json(self) -> dict:
-        return {"edges": list(self.edges), "chance": [round(c, 6) for c in self.chance]}
+        data = {"edges": list(self.edges), "chance": [round(c, 6) for c in self.chance]}
+        if self.split is not None:
+            data["split"] = self.split
+        return data
 
 
-def fit(boxes: Iterable[tuple[float, bool]], edges: tuple[float, ...] = EDGES) -> MarkScores:
-    """From (detector score, a mark was drawn) pairs of calibration boxes."""
-    marked = [0.0] * (len(edges) + 1)
-    plain = [0.0] * (len(edges) + 1)
-    for seen, drawn in boxes:
-        (marked if drawn else plain)[bisect.bisect_right(edges, seen)] += 1
+def _before(b: int, split: int | None) -> list[int]:
+    """The bins a bin's chance may not fall below: those of lower scores."""
+    if split is None or b <= split:
+        return [b - 1] if b > 0 else []
+    if b == split + 1:
+        return [split - 1] if split > 0 else []
+    return [b - 1, b - 2] if b == split + 2 else [b - 1]
+
+
+def fit(boxes: Iterable[tuple[Mapping[str, float], bool]], edges: tuple[float, ...] = EDGES,
+        split: int | None = SPLIT) -> MarkScores:
+    """From (the detector's scores, a mark was drawn) pairs of calibration boxes."""
+    bins = len(edges) + 1 + (split is not None)
+    shape = MarkScores(tuple(edges), (0.0,) * bins, split)
+    marked = [0.0] * bins
+    plain = [0.0] * bins
+    for marks, drawn in boxes:
+        (marked if drawn else plain)[shape.bin(marks)] += 1
     n_marked, n_plain = sum(marked), sum(plain)
-    bins = len(edges) + 1
     chance = []
     for m, u in zip(marked, plain):
         ratio = ((m + PSEUDO) / (n_marked + PSEUDO * bins)) / ((u + PSEUDO) / (n_plain + PSEUDO * bins))
         chance.append(min(1 - LIMIT, max(LIMIT, ratio / (1 + ratio))))
-    for b in range(1, bins):  # a higher score never says less than a lower one
-        chance[b] = max(chance[b], chance[b - 1])
-    return MarkScores(tuple(edges), tuple(chance))
+    for b in range(bins):  # a higher score never says less than a lower one
+        chance[b] = max([chance[b]] + [chance[a] for a in _before(b, split)])
+    return MarkScores(tuple(edges), tuple(chance), split)
 
 
 def load_mark_scores(path: Path = MARKS_FILE) -> MarkScores | None:
     if not path.is_file():
         return None
     data = json.loads(path.read_text(encoding="utf-8"))
-    return MarkScores(tuple(float(e) for e in data["edges"]), tuple(float(c) for c in data["chance"]))
+    split = data.get("split")
+    return MarkScores(tuple(float(e) for e in data["edges"]), tuple(float(c) for c in data["chance"]),
+                      None if split is None else int(split))
 
 
 def save_mark_scores(scores: MarkScores, path: Path = MARKS_FILE) -> None:
