@@ -37,7 +37,6 @@ def calibration_like(seed: int = 5) -> list[tuple[dict[str, float], bool]]:
 
 def test_fit_reads_the_counts_and_never_lowers_a_higher_score():
     scores = fit(calibration_like())
-    chances = scores.chance
     assert scores.probability(kinds(circle=0.88)) > 0.99  # 97 marks against 8 plain letters up there
     assert scores.probability(kinds()) < 0.05  # one mark missed among 2,800 plain letters at 0
     assert 0.02 < scores.probability(kinds(dot=0.3)) < 0.3  # 2 marks among 392 stroke ends
