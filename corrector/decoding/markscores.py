@@ -50,13 +50,12 @@ class MarkScores:
     split: int | None = None
 
     def bin(self, marks: Mapping[str, float]) -> int:
-        b = bisect.bisect_right(self.edges, seen(marks))
-        if self.split is None or b < self.split:
-            return b
-        if b > self.split:
-            return b + 1
-        ring_alone = all(float(v) < self.edges[0] for k, v in marks.items() if k != RING)
-        return b if ring_alone else b + 1
+        return score_bin(marks, self.edges, self.split)
+
+    def monotone(self) -> bool:
+        """No bin says less than a bin of lower scores."""
+        return all(self.chance[b] >= self.chance[a] for b in range(len(self.chance))
+                   for a in lower_bins(b, self.split))
 
     def probability(self, marks: Mapping[str, float]) -> float:
         return self.chance[self.bin(marks)]
@@ -68,8 +67,19 @@ class MarkScores:
         return data
 
 
-def _before(b: int, split: int | None) -> list[int]:
-    """The bins a bin's chance may not fall below: those of lower scores."""
+def score_bin(marks: Mapping[str, float], edges: tuple[float, ...], split: int | None) -> int:
+    """The bin of a box's scores (`MarkScores`' layout)."""
+    b = bisect.bisect_right(edges, seen(marks))
+    if split is None or b < split:
+        return b
+    if b > split:
+        return b + 1
+    ring_alone = all(float(v) < edges[0] for k, v in marks.items() if k != RING)
+    return b if ring_alone else b + 1
+
+
+def lower_bins(b: int, split: int | None) -> list[int]:
+    """The bins just below bin b in score, whose chance b's may not fall below."""
     if split is None or b <= split:
         return [b - 1] if b > 0 else []
     if b == split + 1:
@@ -81,18 +91,17 @@ def fit(boxes: Iterable[tuple[Mapping[str, float], bool]], edges: tuple[float, .
         split: int | None = SPLIT) -> MarkScores:
     """From (the detector's scores, a mark was drawn) pairs of calibration boxes."""
     bins = len(edges) + 1 + (split is not None)
-    shape = MarkScores(tuple(edges), (0.0,) * bins, split)
     marked = [0.0] * bins
     plain = [0.0] * bins
     for marks, drawn in boxes:
-        (marked if drawn else plain)[shape.bin(marks)] += 1
+        (marked if drawn else plain)[score_bin(marks, edges, split)] += 1
     n_marked, n_plain = sum(marked), sum(plain)
     chance = []
     for m, u in zip(marked, plain):
         ratio = ((m + PSEUDO) / (n_marked + PSEUDO * bins)) / ((u + PSEUDO) / (n_plain + PSEUDO * bins))
         chance.append(min(1 - LIMIT, max(LIMIT, ratio / (1 + ratio))))
     for b in range(bins):  # a higher score never says less than a lower one
-        chance[b] = max([chance[b]] + [chance[a] for a in _before(b, split)])
+        chance[b] = max([chance[b]] + [chance[a] for a in lower_bins(b, split)])
     return MarkScores(tuple(edges), tuple(chance), split)
 
 

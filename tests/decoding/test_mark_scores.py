@@ -37,6 +37,7 @@ def calibration_like(seed: int = 5) -> list[tuple[dict[str, float], bool]]:
 
 def test_fit_reads_the_counts_and_never_lowers_a_higher_score():
     scores = fit(calibration_like())
+    assert scores.monotone()
     assert scores.probability(kinds(circle=0.88)) > 0.99  # 97 marks against 8 plain letters up there
     assert scores.probability(kinds()) < 0.05  # one mark missed among 2,800 plain letters at 0
     assert 0.02 < scores.probability(kinds(dot=0.3)) < 0.3  # 2 marks among 392 stroke ends
@@ -106,7 +107,7 @@ def test_shipped_scores_when_present_are_monotone():
     shipped = load_mark_scores()
     if shipped is None:
         pytest.skip("no marks.json: the decoder falls back on mark.doubt")
-    assert isinstance(shipped, MarkScores)
+    assert isinstance(shipped, MarkScores) and shipped.monotone()
     low, high = kinds(), kinds(circle=0.95)
     for weak in (kinds(circle=0.2), kinds(dot=0.2), kinds(circle=0.6)):
         assert shipped.probability(low) <= shipped.probability(weak) <= shipped.probability(high)
