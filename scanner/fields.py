@@ -54,54 +54,78 @@ def _crop(gray: np.ndarray, r: Rect, s: float, pad: float) -> tuple[np.ndarray, 
     return gray[ys, xs], (r.x * s - xs.start, r.y * s - ys.start, r.w * s, r.h * s)
 
 
-def _erase_marks(work: np.ndarray, f: Field, s: float) -> tuple[list[str | None], list[dict[str, float]]]:
-    """Find and erase (in `work`) the circles of a letter field's boxes, surest first, then the dots.
+class MarkSearch:
+    """Find and erase (in `work`) the joker marks of a letter field's boxes: the circles, surest first,
+    then the dots.
 
     A ring drawn around one letter often crosses its neighbours: erasing the surest ring first and
-    looking again next to it keeps its arcs from being taken for a ring or a letter there.
+    looking again next to it keeps its arcs from being taken for a ring or a letter there. Dots are
+    looked for once every ring is gone, so that no arc is taken for a dot.
     """
-    jokers: list[str | None] = [None] * len(f.boxes)
-    scores: list[dict[str, float]] = [{} for _ in f.boxes]
-    found: dict[int, MarkResult] = {}
-    rings = np.zeros(work.shape, bool)  # where rings were erased
 
-    def look(i: int, kinds: tuple[str, ...]) -> None:
-        crop, inner = _crop(work, f.boxes[i], s, MARGIN_MM)
+    def __init__(self, work: np.ndarray, f: Field, s: float) -> None:
+        self.work, self.field, self.s = work, f, s
+        self.jokers: list[str | None] = [None] * len(f.boxes)
+        self.scores: list[dict[str, float]] = [{} for _ in f.boxes]
+        self.found: dict[int, MarkResult] = {}
+        self.rings = np.zeros(work.shape, bool)  # where rings were erased
+
+    def view(self, i: int) -> tuple[np.ndarray, tuple[float, float, float, float], np.ndarray | None] | None:
+        """Box i's crop with its context, the box in the crop's pixels and where rings were erased there;
+        None when the box is empty."""
+        crop, inner = _crop(self.work, self.field.boxes[i], self.s, MARGIN_MM)
         bx, by, bw, bh = inner
         if float((crop[int(by):int(by + bh), int(bx):int(bx + bw)] < INK_GREY).mean()) < EMPTY_INK / 2:
-            scores[i].update({k: 0.0 for k in kinds})
-            found.pop(i, None)
+            return None
+        avoid, _ = _crop(self.rings, self.field.boxes[i], self.s, MARGIN_MM)
+        return crop, inner, avoid if avoid.any() else None
+
+    def look(self, i: int, kinds: tuple[str, ...]) -> None:
+        seen = self.view(i)
+        if seen is None:
+            self.scores[i].update({k: 0.0 for k in kinds})
+            self.found.pop(i, None)
             return
-        avoid, _ = _crop(rings, f.boxes[i], s, MARGIN_MM)
-        found[i] = find_marks(crop, inner, s, PAPER, kinds, avoid if avoid.any() else None)
-        scores[i].update(found[i].scores)
+        crop, inner, avoid = seen
+        self.found[i] = find_marks(crop, inner, self.s, PAPER, kinds, avoid)
+        self.scores[i].update(self.found[i].scores)
 
-    def take(i: int) -> None:
-        crop, _ = _crop(work, f.boxes[i], s, MARGIN_MM)
-        erased, _ = _crop(rings, f.boxes[i], s, MARGIN_MM)
-        cleaned = found.pop(i).cleaned
-        erased |= cleaned != crop
+    def take(self, i: int, kind: str) -> None:
+        crop, _ = _crop(self.work, self.field.boxes[i], self.s, MARGIN_MM)
+        erased, _ = _crop(self.rings, self.field.boxes[i], self.s, MARGIN_MM)
+        cleaned = self.found.pop(i).cleaned
+        erased |= cleaned != crop  # no later search takes what is left of an erased mark for one of its own
         crop[...] = cleaned
-        jokers[i] = "circle"
+        self.jokers[i] = kind
 
-    for i in range(len(f.boxes)):
-        look(i, ("circle",))
-    while True:
-        ring = [i for i in found if found[i].kind == "circle" and jokers[i] is None]
-        if not ring:
-            break
-        i = max(ring, key=lambda k: scores[k]["circle"])
-        take(i)
-        for j in (i - 1, i + 1):
-            if 0 <= j < len(f.boxes) and jokers[j] is None:
-                look(j, ("circle",))
-    for i in range(len(f.boxes)):
-        if jokers[i] is None:
-            look(i, ("dot",))
-            if found.get(i) is not None and found[i].kind == "dot":
-                take(i)
-                jokers[i] = "dot"
-    return jokers, scores
+    def erase_rings(self) -> None:
+        for i in range(len(self.field.boxes)):
+            self.look(i, ("circle",))
+        while True:
+            ring = [i for i in self.found if self.found[i].kind == "circle" and self.jokers[i] is None]
+            if not ring:
+                break
+            i = max(ring, key=lambda k: self.scores[k]["circle"])
+            self.take(i, "circle")
+            for j in (i - 1, i + 1):
+                if 0 <= j < len(self.field.boxes) and self.jokers[j] is None:
+                    self.look(j, ("circle",))
+
+    def erase_dots(self) -> None:
+        for i in range(len(self.field.boxes)):
+            if self.jokers[i] is None:
+                self.look(i, ("dot",))
+                if self.found.get(i) is not None and self.found[i].kind == "dot":
+                    self.take(i, "dot")
+
+
+def _erase_marks(work: np.ndarray, f: Field, s: float) -> tuple[list[str | None], list[dict[str, float]]]:
+    """Find and erase (in `work`) the joker circles and dots of a letter field: each box's mark and
+    the confidence of every kind looked for."""
+    search = MarkSearch(work, f, s)
+    search.erase_rings()
+    search.erase_dots()
+    return search.jokers, search.scores
 
 
 def _own_cells(work: np.ndarray, f: Field, s: float) -> list[np.ndarray]:

@@ -8,7 +8,8 @@ centre: along each of `DIRECTIONS` rays the ink runs are listed, an ellipse is f
 nearest to it in each direction (starting from a few guesses: the box, the letter, a ring outside
 the letter) and refitted on its own runs. It is a circle when it covers most directions, fits
 them closely and holds a letter inside that does not touch it much; an O or a Q holds nothing.
-A dot is a blob clearly wider than the letter's strokes at its lower right, apart or touching.
+A dot is a blob at the letter's lower right, apart or touching: two shape rules find it, and the dot
+judge (`dotjudge`, learned from drawn slips) tells it from the letter's own thick places.
 Every kind gets a confidence in 0..1; 0.5 is the decision line.
 """
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from scanner import dotjudge
 from scanner.glyph import INK_LEVEL, ink_map
 
 DIRECTIONS = 64  # rays of the polar search
@@ -241,29 +243,65 @@ def _arcs_apart(around: np.ndarray, starts: np.ndarray) -> float:
     return float(min(d, 2 * np.pi - d))
 
 
-def find_dot(ink: np.ndarray, box: tuple[float, float, float, float], s: float,
-             avoid: np.ndarray | None = None) -> tuple[float, np.ndarray | None]:
-    """A dot at the letter's lower right: its confidence and its ink (crop mask) when found.
+@dataclass(frozen=True)
+class DotEvidence:
+    """What the shape rules found at a letter's lower right: their scores, the candidate's ink (crop mask;
+    None when there is none) and the dot judge's view of the box."""
 
-    `avoid` marks where a ring was erased: what is left of a ring is no dot."""
+    blob: float
+    pen: float
+    candidate: np.ndarray | None
+    view: np.ndarray | None  # dotjudge.features; None without the ink's darkness
+
+    @property
+    def rule_score(self) -> float:
+        return max(self.blob, self.pen)
+
+
+def dot_evidence(ink: np.ndarray, box: tuple[float, float, float, float], s: float,
+                 avoid: np.ndarray | None = None, level: np.ndarray | None = None) -> DotEvidence | None:
+    """The shape rules' findings at the letter's lower right; None when no ink lies there.
+
+    `avoid` marks where a ring was erased: what is left of a ring is no dot. `level` is the crop's ink
+    darkness, which the dot judge looks at."""
     bx, by, bw, bh = box
     x0, y0 = int(bx + 0.45 * bw), int(by + 0.5 * bh)
     x1, y1 = int(bx + bw + 0.25 * s), int(by + bh + 0.5 * s)
     if avoid is not None:
-        ink = ink & ~cv2.dilate(avoid.astype(np.uint8), np.ones((int(s) | 1, int(s) | 1), np.uint8)).astype(bool)
+        keep = ~cv2.dilate(avoid.astype(np.uint8), np.ones((int(s) | 1, int(s) | 1), np.uint8)).astype(bool)
+        ink = ink & keep
+        level = level * keep if level is not None else None
     if not ink[y0:y1, x0:x1].any():
-        return 0.0, None
+        return None
     u8 = ink.astype(np.uint8)
     dt = cv2.distanceTransform(u8, cv2.DIST_L2, 5)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(u8, connectivity=8)
     pen = _pen_dot(dt, n, labels, stats, box, s)  # a ballpoint dot, barely wider than the strokes
     blob = _blob_dot(ink, u8, dt, n, labels, stats, box, s)  # a pressed blob, clearly wider
-    return pen if pen[0] > blob[0] else blob
+    candidate = pen[1] if pen[0] > blob[0] else blob[1]
+    view = dotjudge.features(level, box, s, blob[0], pen[0]) if level is not None else None
+    return DotEvidence(blob[0], pen[0], candidate, view)
+
+
+def find_dot(ink: np.ndarray, box: tuple[float, float, float, float], s: float,
+             avoid: np.ndarray | None = None, level: np.ndarray | None = None) -> tuple[float, np.ndarray | None]:
+    """A dot at the letter's lower right: its confidence and its ink (crop mask) when found.
+
+    The shape rules find the candidate; the dot judge, given `level`, says how likely it is a dot."""
+    seen = dot_evidence(ink, box, s, avoid, level)
+    if seen is None:
+        return 0.0, None
+    judge = dotjudge.shipped()
+    score = judge.probability(seen.view) if judge is not None and seen.view is not None else seen.rule_score
+    if score <= DECIDE:
+        return score, None
+    return score, seen.candidate if seen.candidate is not None else np.zeros_like(ink)
 
 
 def _blob_dot(ink: np.ndarray, u8: np.ndarray, dt: np.ndarray, n: int, labels: np.ndarray, stats: np.ndarray,
               box: tuple[float, float, float, float], s: float) -> tuple[float, np.ndarray | None]:
-    """A blob clearly wider than the letter's strokes at its lower right, or a small solid blob apart."""
+    """A blob clearly wider than the letter's strokes at its lower right, or a small solid blob apart:
+    its confidence and its ink, the widest place there (None when nothing there is wider than a hairline)."""
     bx, by, bw, bh = box
     x0, y0 = int(bx + 0.45 * bw), int(by + 0.5 * bh)
     x1, y1 = int(bx + bw + 0.25 * s), int(by + bh + 0.5 * s)
@@ -282,7 +320,7 @@ def _blob_dot(ink: np.ndarray, u8: np.ndarray, dt: np.ndarray, n: int, labels: n
     c = labels[cy, cx]
     alone = n > 2 and stats[c, cv2.CC_STAT_AREA] < stats[1:, cv2.CC_STAT_AREA].max()
     if score <= 0.3 and not alone:
-        return score, None
+        return score, disk & ink
     # a dot is round: its core (farther than 0.65 r from the paper) is a small disk, not a stroke
     _, core = cv2.connectedComponents((dt >= 0.65 * r).astype(np.uint8), connectivity=8)
     core_area = int((core == core[cy, cx]).sum())
@@ -316,7 +354,7 @@ def _blob_dot(ink: np.ndarray, u8: np.ndarray, dt: np.ndarray, n: int, labels: n
         solid = area >= 0.6 * w * h and r >= 1.25 * stroke  # a filled blob, not a piece of a broken stroke
         if 0.12 * s * s <= area <= 4.5 * s * s and 0.6 <= w / max(h, 1) <= 1.6 and solid:
             score, disk = max(score, 0.9), labels == c
-    return score, (disk & ink) if score > DECIDE else None
+    return score, disk & ink
 
 
 def _ridge_median(dt: np.ndarray, mask: np.ndarray) -> float:
@@ -360,7 +398,7 @@ def _pen_dot(dt: np.ndarray, n: int, labels: np.ndarray, stats: np.ndarray,
         if cx < lx0 + 0.55 * (lx1 - lx0) or cy < ly0 + 0.55 * (ly1 - ly0):
             continue
         best, best_ink = 0.85, labels == c
-    return best, best_ink if best > DECIDE else None
+    return best, best_ink
 
 
 def _guesses(box: tuple[float, float, float, float], xs: np.ndarray, ys: np.ndarray, s: float) -> list:
@@ -384,7 +422,8 @@ def find_marks(gray: np.ndarray, box: tuple[float, float, float, float], px_per_
     rings were erased.
     """
     paper = 255.0 if paper is None else paper
-    ink = ink_map(gray, paper) > INK_LEVEL
+    level = ink_map(gray, paper)
+    ink = level > INK_LEVEL
     bx, by, bw, bh = box
     inner = ink[int(by):int(by + bh), int(bx):int(bx + bw)]
     ys, xs = np.nonzero(inner)
@@ -401,9 +440,10 @@ def find_marks(gray: np.ndarray, box: tuple[float, float, float, float], px_per_
         cleaned = gray.copy()
         cleaned[ring.erase] = paper
         ink = ink & ~ring.erase
+        level = np.where(ring.erase, 0.0, level)
     dot_ink = None
     if "dot" in kinds:
-        scores["dot"], dot_ink = find_dot(ink, box, s, avoid)
+        scores["dot"], dot_ink = find_dot(ink, box, s, avoid, level)
     if ring.erase is None and dot_ink is not None:
         cleaned = gray.copy()
         cleaned[cv2.dilate(dot_ink.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)] = paper

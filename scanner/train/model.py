@@ -66,3 +66,24 @@ def build(arch: str, n_classes: int) -> nn.Module:
     if count:
         return Ensemble([ARCHITECTURES[name](n_classes) for _ in range(int(count))])
     return ARCHITECTURES[name](n_classes)
+
+
+class DotNet(nn.Module):
+    """The dot judge (`scanner.dotjudge`): a few convolutions on the letter's lower right (24x24), fewer on
+    the whole box (12x12), the two shape rules' scores beside them; one logit. Takes the judge's flat
+    feature vector, so that the ONNX export reads exactly what `dotjudge.features` gives."""
+
+    def __init__(self, patch: int = 24, context: int = 12) -> None:
+        super().__init__()
+        self.patch, self.context = patch, context
+        self.corner = nn.Sequential(*_block(1, 16), nn.MaxPool2d(2), *_block(16, 32), nn.MaxPool2d(2),
+                                    *_block(32, 32), nn.Flatten())
+        self.whole = nn.Sequential(*_block(1, 8), nn.MaxPool2d(2), nn.Flatten())
+        inputs = 32 * (patch // 4) ** 2 + 8 * (context // 2) ** 2 + 2
+        self.head = nn.Sequential(nn.Dropout(0.3), nn.Linear(inputs, 64), nn.ReLU(inplace=True), nn.Linear(64, 1))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        p, c = self.patch ** 2, self.context ** 2
+        corner = self.corner(x[:, :p].reshape(-1, 1, self.patch, self.patch))
+        whole = self.whole(x[:, p:p + c].reshape(-1, 1, self.context, self.context))
+        return self.head(torch.cat([corner, whole, x[:, p + c:]], dim=1))[:, 0]
