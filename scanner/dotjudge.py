@@ -26,12 +26,9 @@ class DotJudge:
     """The exported network (ONNX): a row of `features` in, the dot's logit out."""
 
     def __init__(self, path: Path, threads: int = 1) -> None:
-        import onnxruntime as ort
+        from scanner.reader import onnx_session
 
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        self.session = onnx_session(path, threads)
         self.input = self.session.get_inputs()[0].name
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:

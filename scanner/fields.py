@@ -41,6 +41,12 @@ def dropout(slip_bgr: np.ndarray) -> np.ndarray:
     return slip_bgr[:, :, 2] if slip_bgr.ndim == 3 else slip_bgr
 
 
+def slip_gray(slip_bgr: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """The rectified slip as the fields are read from it: dropped out, paper flattened to PAPER, faint
+    ink darkened. A new image: marks are erased in it as they are found."""
+    return glyph.deepen_faint_ink(glyph.flatten(dropout(slip_bgr)), px_per_mm)
+
+
 def _window(shape: tuple[int, ...], r: Rect, s: float, pad: float) -> tuple[slice, slice]:
     h, w = shape[:2]
     x0, y0 = max(0, int((r.x - pad) * s)), max(0, int((r.y - pad) * s))
@@ -185,8 +191,7 @@ def read_mark(gray: np.ndarray, f: Field, s: float) -> FieldReading:
 
 def read_fields(slip_bgr: np.ndarray, t: Template, reader: Reader, px_per_mm: float) -> tuple[dict[str, FieldReading], dict[str, np.ndarray]]:
     """All fields of one slip; the classifier runs once on every written cell of the slip."""
-    # a new image: marks are erased in it as they are found
-    gray = glyph.deepen_faint_ink(glyph.flatten(dropout(slip_bgr)), px_per_mm)
+    gray = slip_gray(slip_bgr, px_per_mm)
     cuts: dict[str, list[Cut]] = {}
     results: dict[str, FieldReading] = {}
     for f in t.fields:

@@ -54,20 +54,25 @@ def meta_path(model: Path) -> Path:
     return model.with_suffix(".json")
 
 
+def onnx_session(model: Path, threads: int = 1):
+    """An onnxruntime session on the CPU with `threads` intra-op threads (the scanner batches a slip)."""
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    try:
+        return ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own untyped errors
+        raise ModelError(f"{model}: cannot load ONNX model ({exc})") from exc
+
+
 class OnnxReader:
     """The small CNN through onnxruntime, one or two threads (the scanner batches a whole slip)."""
 
     def __init__(self, model: Path = DEFAULT_MODEL, threads: int = 1) -> None:
-        import onnxruntime as ort
-
         self.meta = ReaderMeta.load(meta_path(model))
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        try:
-            self.session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own untyped errors
-            raise ModelError(f"{model}: cannot load ONNX model ({exc})") from exc
+        self.session = onnx_session(model, threads)
         self.classes = self.meta.classes
         self.threshold = self.meta.threshold
         self._input = self.session.get_inputs()[0].name

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from scanner import dotjudge, glyph
-from scanner.fields import PAPER, MarkSearch, dropout
+from scanner.fields import PAPER, MarkSearch, dropout, slip_gray
 from scanner.locate import find_slips, rectify
 from scanner.marks import DECIDE, dot_evidence
 from scanner.pipeline import PX_PER_MM
@@ -92,8 +92,7 @@ def _slip_examples(t: Template, style: SlipStyle, cfg: DotConfig, rng: np.random
     out = Examples()
     if not found.slips:
         return out
-    slip = rectify(dropout(page), found.slips[0], PX_PER_MM)
-    work = glyph.deepen_faint_ink(glyph.flatten(slip), PX_PER_MM)
+    work = slip_gray(rectify(dropout(page), found.slips[0], PX_PER_MM), PX_PER_MM)
     for f in t.fields:
         if f.grammar.kind != "letters":
             continue
