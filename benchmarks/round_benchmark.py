@@ -27,7 +27,7 @@ import random
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -243,6 +243,7 @@ def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: lis
     t0 = time.perf_counter()
     verdicts = decode_round(decoder, records)
     tally.decode_seconds += time.perf_counter() - t0
+    claims = Counter(v.best.reading.table for v in verdicts if v.best.reading.table is not None)
     for n, (truth, v) in enumerate(zip(truths, verdicts)):
         expected = decoder.rule(truth.reading())
         state = "missing" if truth.round is None else "ok" if truth.round == decoder.k.round else "other"
@@ -250,6 +251,7 @@ def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: lis
         right = (got.reading.table, got.outcome, got.round_state) == (truth.table, expected, state)
         decidable = got.reading.table is not None and got.round_state != "other"
         decidable = decidable and not v.ruled_out  # the ink rules the reading out: never decided
+        decidable = decidable and claims[got.reading.table] == 1  # two slips claim the table: never decided
         tally.scores.append((v.probability, decidable, right, v.agrees))
         where = (f"{label} slip {n}: {truth.mistake or 'clean'} written {truth.position} {truth.word} {truth.jokers} "
                  f"{truth.score} t{truth.table} r{truth.round} → {expected}; decided {got.outcome} "

@@ -30,6 +30,30 @@ class Cut:
     ink: float
     joker: str | None
     marks: dict[str, float] = field(default_factory=dict)  # confidence of each mark kind tested
+    # The box as written, before the mark found on it was erased: kept to ask whether the mark was
+    # a stroke of the letter itself (`mark_is_the_letter`).
+    unmarked: "Cut | None" = None
+
+
+# A mark the search found may be the letter's own stroke: a wide O or a G taken for a ring, a G's
+# spur or an L's foot taken for a dot. Erasing it then leaves scraps the reader cannot name, or names
+# as another letter, while the box as written reads as a letter (for a ring, a round one). A mark
+# drawn beside or around a letter leaves that letter readable once erased. The levels were chosen on
+# slips drawn in the calibration hands (never the held-out ones): they take back 89 of 118 rings and
+# 48 of 103 dots found on unmarked letters, and 19 of 948 circles and 14 of 317 dots drawn.
+ROUND_LETTERS = frozenset("OQDCG0")
+LEGIBLE = {"circle": 0.6, "dot": 0.75}  # the best class on what the erasing left under this: no letter
+WRITTEN_SURE = {"circle": 0.5, "dot": 0.9}  # the box as written read at least this surely
+WAS_LETTER = 0.3  # the mark's score kept for such a box: seen, half believed (the weak bin of marks.json)
+
+
+def mark_is_the_letter(kind: str, left: np.ndarray | None, written: np.ndarray, classes: str) -> bool:
+    """Whether a mark (`kind`) erased from a box was a stroke of the letter: the reader's
+    distribution on what the erasing left (None: nothing) against its distribution as written."""
+    k = int(np.argmax(written))
+    if left is not None and (float(left.max()) >= LEGIBLE.get(kind, 0.0) or int(np.argmax(left)) == k):
+        return False
+    return float(written[k]) >= WRITTEN_SURE.get(kind, 1.0) and (kind != "circle" or classes[k] in ROUND_LETTERS)
 
 
 PAPER = 255.0  # paper level after glyph.flatten
@@ -163,6 +187,7 @@ def _own_cells(work: np.ndarray, f: Field, s: float) -> list[np.ndarray]:
 
 def cut_field(work: np.ndarray, f: Field, s: float) -> list[Cut]:
     """Normalised cells of one field; joker circles/dots found and erased (in `work`) on letter fields."""
+    before = work.copy() if f.grammar.kind == "letters" else work
     if f.grammar.kind == "letters":
         jokers, scores = _erase_marks(work, f, s)
     else:
@@ -173,13 +198,38 @@ def cut_field(work: np.ndarray, f: Field, s: float) -> list[Cut]:
         scores[i]["tick"] = tick_score(crop, PAPER, (inner[0] + k, inner[1] + k, inner[2] - 2 * k, inner[3] - 2 * k))
         if jokers[i] is None and scores[i]["tick"] > DECIDE:
             jokers[i] = "tick"
+    marked = [i for i, j in enumerate(jokers) if j in ("circle", "dot")]
+    written = _own_cells(before, f, s) if marked else []
     out = []
     for i, cell in enumerate(_own_cells(work, f, s)):
-        if float((cell < INK_GREY).mean()) < EMPTY_INK / 4:  # blank paper: skip normalising
-            out.append(Cut(f, i, np.zeros((glyph.INPUT_SIZE, glyph.INPUT_SIZE), np.float32), 0.0, jokers[i], scores[i]))
-            continue
-        g = glyph.normalise(cell, PAPER)
-        out.append(Cut(f, i, g.image, g.ink, jokers[i], scores[i]))
+        unmarked = _cut(f, i, written[i], None, scores[i]) if i in marked else None
+        out.append(_cut(f, i, cell, jokers[i], scores[i], unmarked))
+    return out
+
+
+def _cut(f: Field, i: int, cell: np.ndarray, joker: str | None, marks: dict[str, float],
+         unmarked: Cut | None = None) -> Cut:
+    if float((cell < INK_GREY).mean()) < EMPTY_INK / 4:  # blank paper: skip normalising
+        return Cut(f, i, np.zeros((glyph.INPUT_SIZE, glyph.INPUT_SIZE), np.float32), 0.0, joker, marks, unmarked)
+    g = glyph.normalise(cell, PAPER)
+    return Cut(f, i, g.image, g.ink, joker, marks, unmarked)
+
+
+def _settle_marks(cuts: list[Cut], reader: Reader) -> list[Cut]:
+    """Each box whose mark was erased read as left and as written; where the mark was a stroke of
+    the letter (`mark_is_the_letter`), the box as written, unmarked, its mark's score lowered."""
+    marked = [k for k, c in enumerate(cuts) if c.unmarked is not None]
+    if not marked:
+        return cuts
+    inked = [k for k in marked if cuts[k].ink >= EMPTY_INK]
+    probs = reader.probabilities(np.stack([cuts[k].image for k in inked] + [cuts[k].unmarked.image for k in marked]))
+    left = dict(zip(inked, probs[:len(inked)]))
+    out = list(cuts)
+    for k, written in zip(marked, probs[len(inked):]):
+        c, raw = cuts[k], cuts[k].unmarked
+        if raw.ink >= EMPTY_INK and mark_is_the_letter(c.joker, left.get(k), written, reader.classes):
+            marks = {**c.marks, c.joker: min(c.marks.get(c.joker, 0.0), WAS_LETTER)}
+            out[k] = Cut(c.field, c.index, raw.image, raw.ink, None, marks)
     return out
 
 
@@ -198,7 +248,7 @@ def read_fields(slip_bgr: np.ndarray, t: Template, reader: Reader, px_per_mm: fl
         if f.grammar.kind == "mark":
             results[f.name] = read_mark(gray, f, px_per_mm)
         else:
-            cuts[f.name] = [c for c in cut_field(gray, f, px_per_mm)]
+            cuts[f.name] = _settle_marks(cut_field(gray, f, px_per_mm), reader)
     written = [c for cs in cuts.values() for c in cs if c.ink >= EMPTY_INK]
     probs = reader.probabilities(np.stack([c.image for c in written])) if written else np.zeros((0, len(reader.classes)))
     row = {(c.field.name, c.index): k for k, c in enumerate(written)}

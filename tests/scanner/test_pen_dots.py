@@ -21,9 +21,13 @@ def _read(reader, style, seed: int, jokers: dict[int, str]):
     return fields["depunere"]
 
 
+HALF_SEEN = 0.05  # a dot score from here up is doubted by the decoder (corrector/decoding/marks.json)
+
+
 def _found(reader, style, way: str) -> tuple[int, int]:
     """Dots drawn `way` on three letters of six slips: how many were found, of how many; no other box
-    of the word may carry a mark and the dot is erased, not read as a letter."""
+    of the word may carry a mark, the dot is erased, not read as a letter, and a dot not found is
+    still half seen (the slip goes to review, the joker is never silently lost)."""
     found = total = 0
     for seed in range(40, 46):
         for index in (1, 4, 6):
@@ -32,6 +36,7 @@ def _found(reader, style, way: str) -> tuple[int, int]:
             found += f.jokers == [index] and f.chars[index].joker == "dot"
             assert set(f.jokers) <= {index}, (way, seed, index, f.jokers)
             assert len(f.chars) == len(WORD), (way, seed, f.text)
+            assert f.chars[index].marks.get("dot", 0.0) >= HALF_SEEN, (way, seed, index, f.chars[index].marks)
     return found, total
 
 
@@ -41,9 +46,12 @@ def test_ballpoint_dot_apart_from_the_letter_is_found_and_nothing_else_is_marked
 
 
 def test_ballpoint_dot_pressed_on_the_stroke_end_is_found_and_nothing_else_is_marked(reader, style):
-    """On shape alone such a dot is the rounded end of a stroke; the dot judge tells them apart."""
+    """On shape alone such a dot is the rounded end of a stroke; the dot judge tells them apart. A dot
+    pressed on the end of the stroke the letter needs (an R's leg) takes that end with it when erased:
+    the letter left reads as another (F), so the scanner keeps the letter and only half believes the
+    dot (`fields.mark_is_the_letter`): the slip goes to review."""
     found, total = _found(reader, style, "dot_pen_touching")
-    assert found >= total - 2, f"{found} of {total} ballpoint dots on the stroke's end found"
+    assert found >= total - 3, f"{found} of {total} ballpoint dots on the stroke's end found"
 
 
 def test_ballpoint_dot_is_small():
