@@ -21,6 +21,14 @@ from .markscores import MarkScores, seen
 CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 FIELDS = {"round": ("tur", "round"), "table": ("masa", "table"), "score": ("puncte", "score"),
           "position": ("poz", "position"), "word": ("depunere", "word")}
+# What a box of each field can hold. The reader names any of its classes: in a word box it may say 5
+# where the writer, who writes letters there, made an S, and in a round box Z for a 2. The weight it
+# puts on a class the box cannot hold goes to that class's look-alike the box can (`fold_lookalikes`),
+# so a clear S read as 5 is not ruled out as an S. Weight on a class without a look-alike stays
+# where it is: it never makes any letter plausible. A position holds both.
+HOLDS = {"round": "0123456789", "table": "0123456789", "score": "0123456789",
+         "word": "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+LOOKALIKES = (("O", "0"), ("I", "1"), ("Z", "2"), ("S", "5"), ("G", "6"), ("B", "8"))
 FLOOR = 1e-6      # no class is ever impossible: a box the reader is sure of can still be wrong
 TYPED = 1 - 1e-4
 BLANK_BY_INK = ((0.02, 0.6), (0.035, 0.2), (0.05, 0.02))  # (inked share below, chance the box is blank)
@@ -129,10 +137,27 @@ def _mark(char: Mapping[str, Any], decided_p: float, undecided_p: float, doubt: 
     return decided_p if char.get("joker") else undecided_p
 
 
+def fold_lookalikes(p: np.ndarray, classes: str, holds: str | None) -> np.ndarray:
+    """A box's distribution with the weight on each class it cannot hold (`holds`) moved to that
+    class's look-alike it can hold (`LOOKALIKES`); unchanged when it can hold every class."""
+    if not holds:
+        return p
+    out = p.copy()
+    for pair in LOOKALIKES:
+        for written, read in (pair, pair[::-1]):
+            if written in holds and read not in holds:
+                i, j = classes.find(written), classes.find(read)
+                if i >= 0 and j >= 0:
+                    out[i] += out[j]
+                    out[j] = 0.0
+    return out
+
+
 def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: float = 0.01,
               confusion: Confusion | None = None, mark_doubt: float = 0.0,
-              mark_scores: MarkScores | None = None) -> FieldInk:
-    """A field of the record: `{text, chars: [...], jokers}` from the scanner, or a plain value."""
+              mark_scores: MarkScores | None = None, holds: str | None = None) -> FieldInk:
+    """A field of the record: `{text, chars: [...], jokers}` from the scanner, or a plain value;
+    `holds`: the classes its boxes can hold (`HOLDS`)."""
     if not isinstance(item, Mapping):
         text = "" if item is None else str(item).strip().upper()
         return FieldInk(_typed(text, classes), np.full(len(text), undecided_p), text)
@@ -146,8 +171,8 @@ def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: flo
                         marks, text)
     mixing = confusion is not None and confusion.classes == classes
     own = [box_distribution(c, classes) for c in chars]
-    reader_logp = np.stack([_log(p) for p in own])
-    logp = np.stack([_log(confusion.mix(p)) for p in own]) if mixing else reader_logp
+    reader_logp = np.stack([_log(fold_lookalikes(p, classes, holds)) for p in own])
+    logp = np.stack([_log(fold_lookalikes(confusion.mix(p), classes, holds)) for p in own]) if mixing else reader_logp
     marks = np.array([_mark(c, decided_p, undecided_p, mark_doubt, mark_scores) for c in chars])
     circled = [False] + [_circled(c) for c in chars[:-1]]
     gap = "gap_between_written_boxes" in (item.get("warnings") or ())
@@ -193,5 +218,6 @@ def slip_ink(record: Mapping[str, Any], decided_p: float = 0.97, undecided_p: fl
     fields = {}
     for name, aliases in FIELDS.items():
         item = next((given[a] for a in aliases if a in given), None)
-        fields[name] = field_ink(item, classes, decided_p, undecided_p, confusion, mark_doubt, mark_scores)
+        fields[name] = field_ink(item, classes, decided_p, undecided_p, confusion, mark_doubt, mark_scores,
+                                 HOLDS.get(name))
     return SlipInk(classes, fields, _qr(record.get("qr")))

@@ -11,13 +11,15 @@ import numpy as np
 import pytest
 
 from corrector.decoding import SlipDecoder
-from corrector.decoding.evidence import plausible
+from corrector.decoding.evidence import CLASSES, plausible, slip_ink
 from tests.decoding.helpers import crafted_box, decoder, record
 
 WORDS = {"ARDEIIND", "NU", "ARDE", "DAR", "RAD", "IED", "DIN", "ERA", "AER", "RADE", "DIE"}
 NO_VETO = {"plausible_mass": 1.0, "floor": 0.0}
 # the seventh box of `H5 ARDEIIID` as the reader saw it: 1, J, I at the top; N far below
-SEVENTH = {"1": 0.98, "J": 0.006, "I": 0.005, "N": 0.003}
+SEEN = {"1": 0.98, "J": 0.006, "I": 0.005, "N": 0.003}
+# the same box read as a digit that looks like no letter: the weight on 7 stays off the letters
+SEVENTH = {"7": 0.98, "J": 0.006, "I": 0.005, "N": 0.003}
 
 
 @pytest.fixture(scope="module")
@@ -25,14 +27,14 @@ def dec(ro):
     return decoder(ro, WORDS, "ARDEIID", placed=(("11H", "NU"),), round_no=3)
 
 
-def _ardeiiid() -> dict:
+def _ardeiiid(seventh: dict[str, float] = SEVENTH) -> dict:
     rec = record(3, 7, 74, "H5", "ARDEIIID")
-    rec["fields"]["depunere"]["chars"][6] = crafted_box(SEVENTH)
+    rec["fields"]["depunere"]["chars"][6] = crafted_box(seventh)
     return rec
 
 
 def test_the_nearby_legal_move_outweighs_this_ink_without_the_veto(dec):
-    """The silent error of issue 20: the legal move's prior beats a box that reads 1, J or I."""
+    """The silent error of issue 20: the legal move's prior beats a box that reads 7, J or I."""
     blind = SlipDecoder(dec.k, replace(dec.p, ink=NO_VETO), confusion=None).decode(_ardeiiid())
     assert blind.decided and blind.best.reading.word == "ARDEIIND" and blind.best.outcome.status == "valid"
 
@@ -42,7 +44,7 @@ def test_RULES_3_one_letter_invalid_word_is_never_decided_as_the_legal_move(dec)
     assert dec.p.ink["plausible_mass"] < 1.0
     assert not v.decided or (v.best.reading.word != "ARDEIIND" and v.best.outcome.status == "incorrect")
     assert not v.decided and v.ruled_out == (("word", 6),)
-    assert "word[7] reads 1, J, not N" in v.doubt
+    assert "word[7] reads 7, J, not N" in v.doubt
     # the review offers the written word's ruling: incorrect, 0 points (D 6.1.a)
     assert any(c.outcome.status == "incorrect" and c.outcome.credited == 0 for c in v.candidates)
 
@@ -103,3 +105,38 @@ def test_a_box_left_empty_between_written_ones_is_never_decided(ro):
     assert not v.decided
     assert v.doubt == "a box left empty between the written boxes of word"
     assert review_reason("decoder: " + v.doubt) == "o căsuță goală între căsuțele scrise: depunere"
+
+
+def test_a_digit_read_in_a_word_box_counts_for_the_letter_it_looks_like(dec):
+    """A word box holds letters: the reader's 1 there is the writer's I (`evidence.LOOKALIKES`).
+    The box of issue 20 (1, J, I) then reads I: without the veto the nearby legal move (N) is no
+    longer sure enough to be decided, and the veto still rules the N out."""
+    blind = SlipDecoder(dec.k, replace(dec.p, ink=NO_VETO), confusion=None).decode(_ardeiiid(SEEN))
+    assert not blind.decided and blind.probability < 0.9
+    unfolded = SlipDecoder(dec.k, replace(dec.p, ink=NO_VETO), confusion=None).decode(_ardeiiid(SEVENTH))
+    assert unfolded.probability > 0.999  # the same box with its weight on a digit like no letter
+    v = dec.decode(_ardeiiid(SEEN))
+    assert not v.decided and v.ruled_out == (("word", 6),)
+
+
+def test_a_clear_letter_read_as_its_look_alike_digit_is_not_ruled_out(dec):
+    """ARDEIIND written, an I read as the digit 1 almost surely: a word box holds letters, so the
+    box reads I and the legal move is decided, not held back by the veto."""
+    rec = record(3, 7, 74, "H5", "ARDEIIND")
+    rec["fields"]["depunere"]["chars"][4] = crafted_box({"1": 0.995, "I": 0.003, "L": 0.002})
+    v = dec.decode(rec)
+    assert v.ruled_out == () and v.best.reading.word == "ARDEIIND" and v.decided
+
+
+def test_number_boxes_read_letters_as_their_look_alike_digits():
+    """A round box read as Z holds a 2; a word box read as 5 holds an S; a position holds both."""
+    rec = record(2, 7, 74, "8S", "AS")
+    rec["fields"]["tur"]["chars"][0] = crafted_box({"Z": 0.995, "2": 0.004})
+    rec["fields"]["depunere"]["chars"][1] = crafted_box({"5": 0.995, "S": 0.004})
+    rec["fields"]["poz"]["chars"][1] = crafted_box({"5": 0.995, "S": 0.004})
+    ink = slip_ink(rec)
+    two, s, five = CLASSES.index("2"), CLASSES.index("S"), CLASSES.index("5")
+    assert plausible(ink.fields["round"].ink_logp, 0.99, 0.01)[0, two]
+    assert plausible(ink.fields["word"].ink_logp, 0.99, 0.01)[1, s]
+    assert not plausible(ink.fields["position"].ink_logp, 0.99, 0.01)[1, s]
+    assert plausible(ink.fields["position"].ink_logp, 0.99, 0.01)[1, five]

@@ -118,7 +118,7 @@ def test_RULES_3_plain_letters_with_loose_ring_fits_are_decided_as_written(ro):
     a dot: with one ratio for every weak score the slip went to review as "a letter marked as a
     joker?"; told apart by kind it is decided valid, as written."""
     dec = decoder(ro, WORDS, "AEMODLR", round_no=1)
-    strict = replace(dec.p, threshold=0.9994, threshold_overrule=0.9994)  # between the two (0.99924, 0.99951)
+    strict = replace(dec.p, threshold=0.99925, threshold_overrule=0.99925)  # between the two (0.99913, 0.99940)
     rec = record(1, 5, 26, "H4", "MODEL")
     for char in rec["fields"]["depunere"]["chars"]:
         char["marks"] = kinds(circle=0.2)
