@@ -543,6 +543,25 @@ def _with_boxes(c: Candidate, best: Candidate, ink: SlipInk) -> Candidate:
     return Candidate(c.reading, c.probability, c.outcome, c.round_state, tuple(boxes))
 
 
+def _fit_tables(m: np.ndarray, free: np.ndarray, pinned: np.ndarray, rounds: int) -> np.ndarray:
+    """The mean-field fit of one slip a table: each slip's table posterior (`m`, the last column
+    no seated table) times the chance that no other slip is there; `pinned` slips keep their own."""
+    own = m * free
+    own /= np.maximum(own.sum(axis=1, keepdims=True), 1e-300)
+    fitted = own.copy()
+    for _ in range(rounds):  # each table: this slip's, times the chance no other slip is there
+        others = np.log1p(-np.minimum(fitted, 1 - 1e-12))
+        others[:, -1] = 0.0
+        elsewhere = others.sum(axis=0, keepdims=True) - others
+        new = m * free * np.exp(elsewhere)
+        new /= np.maximum(new.sum(axis=1, keepdims=True), 1e-300)
+        new[pinned] = own[pinned]
+        if np.abs(new - fitted).max() < 1e-9:
+            return new
+        fitted = 0.5 * (fitted + new)
+    return fitted
+
+
 def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]], taken: set[int] | None = None,
                  rounds: int = 30) -> list[Verdict]:
     """Every slip of a round pile, then one slip a table (RULES.md §2: one slip per table and
@@ -551,7 +570,8 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]], taken: 
     a table another slip's ink names for sure is not this slip's. A slip whose ink names mostly a
     table (more than half) is never moved off it: if another slip claims it too, both keep their
     reading, and a slip decided for a table that another slip of the pile most likely names, decided
-    or in review, goes to review."""
+    or in review, goes to review. Such a slip is then fitted again as staying where its ink puts
+    it: a table it is not moved to cannot push another slip off that table."""
     verdicts = [decoder.decode(r) for r in records]
     if not verdicts:
         return []
@@ -565,22 +585,18 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]], taken: 
             for t, pr in row.items():
                 m[i, index[t] if t is not None else -1] = pr
         free = np.array([0.0 if t in taken else 1.0 for t in tables] + [1.0])
-        fitted = m * free
-        fitted /= np.maximum(fitted.sum(axis=1, keepdims=True), 1e-300)
-        for _ in range(rounds):  # each table: this slip's, times the chance no other slip is there
-            others = np.log1p(-np.minimum(fitted, 1 - 1e-12))
-            others[:, -1] = 0.0
-            elsewhere = others.sum(axis=0, keepdims=True) - others
-            new = m * free * np.exp(elsewhere)
-            new /= np.maximum(new.sum(axis=1, keepdims=True), 1e-300)
-            if np.abs(new - fitted).max() < 1e-9:
-                fitted = new
+        owns = [max(row.items(), key=lambda kv: kv[1], default=(None, 0.0)) for row in rows]
+        pinned = np.zeros(len(rows), bool)
+        for _ in range(len(rows)):
+            fitted = _fit_tables(m, free, pinned, rounds)
+            kept = np.array([not pinned[i] and t is not None and p > 0.5 and fitted[i, index[t]] < p - 1e-9
+                             for i, (t, p) in enumerate(owns)])
+            if not kept.any():
                 break
-            fitted = 0.5 * (fitted + new)
+            pinned |= kept  # the ink names a table claimed elsewhere: a duplicate claim, never moved
         for i, v in enumerate(verdicts):
-            own = max(rows[i].items(), key=lambda kv: kv[1], default=(None, 0.0))
-            if own[0] is not None and own[1] > 0.5 and fitted[i, index[own[0]]] < own[1] - 1e-9:
-                continue  # the ink names a table claimed elsewhere: a duplicate claim, never moved
+            if pinned[i]:
+                continue
             new = {t: float(fitted[i, index[t]]) for t in tables if fitted[i, index[t]] > 1e-9}
             if fitted[i, -1] > 1e-9:
                 new[None] = float(fitted[i, -1])

@@ -25,9 +25,10 @@ FIELDS = {"round": ("tur", "round"), "table": ("masa", "table"), "score": ("punc
 # where the writer, who writes letters there, made an S, and in a round box Z for a 2. The weight it
 # puts on a class the box cannot hold goes to that class's look-alike the box can (`fold_lookalikes`),
 # so a clear S read as 5 is not ruled out as an S. Weight on a class without a look-alike stays
-# where it is: it never makes any letter plausible. A position holds both.
+# where it is: it never makes any letter plausible. A position holds digits and the rows A-O, so its
+# S is a 5 and its Z a 2.
 HOLDS = {"round": "0123456789", "table": "0123456789", "score": "0123456789",
-         "word": "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+         "word": "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "position": "ABCDEFGHIJKLMNO0123456789"}
 LOOKALIKES = (("O", "0"), ("I", "1"), ("Z", "2"), ("S", "5"), ("G", "6"), ("B", "8"))
 FLOOR = 1e-6      # no class is ever impossible: a box the reader is sure of can still be wrong
 TYPED = 1 - 1e-4

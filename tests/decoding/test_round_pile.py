@@ -8,7 +8,7 @@ import pytest
 from corrector.decoding import decode_round
 from corrector.decoding.confusion import fit
 from corrector.decoding.evidence import CLASSES, slip_ink
-from tests.decoding.helpers import decoder, record
+from tests.decoding.helpers import crafted_box, decoder, record
 from tests.decoding.test_decoder import WORDS
 
 
@@ -62,3 +62,18 @@ def test_a_slip_in_review_still_claims_its_table(dec):
     first, second = decode_round(dec, [clear, unsure])
     assert not second.decided and second.best.reading.table == 5
     assert not first.decided and "also claims table 5" in first.doubt
+
+
+def test_a_slip_kept_on_a_claimed_table_pushes_no_other_slip_off_its_own(dec):
+    """Seen on held-out hands: table 38 read 35 (0.86, a little 36), table 35 read 35 for sure,
+    table 36 read 36 or 38. The fit pushed the second 35 onto 36, so 36 looked taken and the
+    third slip was decided for table 38 at 0.998; but the second slip is never moved off 35 (its
+    ink names it mostly), so it must not push anyone: the third stays 36 or 38, for review."""
+    sure_35 = record(1, 5, 26, "H4", "MODEL")
+    also_35 = record(1, 5, 26, "H4", "MODEL", doubts={("table", 0): ("6", 0.08)})
+    six_or_eight = record(1, 6, 26, "H4", "MODEL")
+    six_or_eight["fields"]["masa"]["chars"][0] = crafted_box({"6": 0.45, "8": 0.4, "3": 0.15})
+    a, b, c = decode_round(dec, [sure_35, also_35, six_or_eight])
+    assert not a.decided and not b.decided and b.best.reading.table == 5  # a duplicate claim: review
+    assert not (c.decided and c.best.reading.table == 8)
+    assert c.posterior.tables.get(6, 0.0) > 0.3
