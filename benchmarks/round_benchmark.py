@@ -4,7 +4,8 @@ decoded against the round, and compared with the judge's ruling on the true slip
 
     python benchmarks/round_benchmark.py --slips 1000 --players 40            # held-out hands, real digits
     python benchmarks/round_benchmark.py --slips 1000 --players 100 --qr      # pre-filled slips (QR)
-    python benchmarks/round_benchmark.py --slips 2000 --players 100 --fonts calibration --mix demo --calibrate --passes 1 --seed 44
+    python benchmarks/round_benchmark.py --slips 2000 --players 16 --fonts calibration --mix demo --seed 45 --dump seed45.pkl
+    python benchmarks/round_benchmark.py --slips 2000 --players 100 --fonts calibration --mix demo --calibrate --passes 1 --seed 44 --hold seed45.pkl
 
 The boards are the game master's (`corrector.game.gamemaster`, tops as continuations) on the
 bundled demo word list; each round is written by `--players` seated players (tables 1..N: in a
@@ -452,6 +453,22 @@ def report(tally: Tally, args, priors: Priors) -> None:
         print(f"  flagged: {d}")
 
 
+def hold_tally(args, pile: Path, priors: Priors) -> Tally | None:
+    """Another calibration pile's readings decoded with the fitted files (no threshold): what a
+    threshold must also hold; None when the pile is not of calibration hands and digits."""
+    with open(pile, "rb") as f:
+        kept = pickle.load(f)
+    run = kept.get("run", {})
+    if run.get("fonts") != "calibration" or run.get("digits") != "mnist":
+        return None
+    held = argparse.Namespace(**vars(args))
+    held.replay, held.replay_piles, held.dump = pile, kept["piles"], None
+    held.slips = sum(len(r) for r, _ in kept["piles"]) + kept["unmatched"]
+    for key, value in run.items():
+        setattr(held, key, value)
+    return simulate(held, None, None, [], replace(priors, threshold=1.0, threshold_overrule=1.0))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--slips", type=int, default=2000)
@@ -474,6 +491,9 @@ def main() -> int:
     ap.add_argument("--floor", type=float, default=0.5, help="lowest threshold --calibrate may store")
     ap.add_argument("--margin", type=float, default=0.25,
                     help="--calibrate moves the threshold this share of the way from the last wrong slip to 1")
+    ap.add_argument("--hold", type=Path, action="append", default=[],
+                    help="--calibrate: a --dump of another calibration pile (calibration hands, never fitted "
+                         "on); the thresholds are raised until none of its slips is decided wrong either")
     ap.add_argument("--show-flagged", type=int, default=0, help="print the doubt of the first N flagged slips")
     ap.add_argument("--dump", type=Path, help="keep the scanned readings of the run in this file")
     ap.add_argument("--replay", type=Path, help="decode the readings of a --dump run again (no rendering, no scan)")
@@ -525,6 +545,15 @@ def main() -> int:
     if args.calibrate:
         threshold = calibrate(tally, args.floor, args.margin, True)
         overrule = max(threshold, calibrate(tally, args.floor, args.margin, False))
+        for pile in args.hold:
+            held = hold_tally(args, pile, priors)
+            if held is None:
+                ap.error(f"--hold {pile}: not a --dump of calibration hands with real calibration digits")
+            threshold = max(threshold, calibrate(held, args.floor, args.margin, True))
+            overrule = max(overrule, threshold, calibrate(held, args.floor, args.margin, False))
+            print(f"held on {pile.name}: thresholds {threshold:.6f} / {overrule:.6f}; its surest wrong readings:")
+            for p, where in sorted(held.wrong_sure, reverse=True)[:3]:
+                print(f"  {where}")
         save_threshold(threshold, overrule)
         decided = sum(1 for p, d, _, a in tally.scores if d and p >= (threshold if a else overrule))
         print(f"calibrated thresholds {threshold:.6f} (ruling of the ink's best reading) and {overrule:.6f} "

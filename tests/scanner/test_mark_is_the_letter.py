@@ -62,7 +62,11 @@ def test_the_rule_on_the_readers_distributions():
     o = dist(O=0.97)
     assert mark_is_the_letter("circle", dist(N=0.4, U=0.3), o, classes)  # scraps: the ring was the O
     assert mark_is_the_letter("circle", None, o, classes)  # nothing left at all
-    assert not mark_is_the_letter("circle", dist(A=0.9), o, classes)  # a letter inside the ring
+    ring = dist(**{"0": 0.97})  # a ring drawn around a letter, as written, reads as the digit 0
+    assert not mark_is_the_letter("circle", dist(A=0.9), ring, classes)  # a letter inside the ring
+    assert mark_is_the_letter("circle", dist(N=0.7, U=0.2), o, classes)  # an O's remainder read as N
+    assert not mark_is_the_letter("circle", dist(N=0.7, U=0.2), dist(O=0.8, Q=0.15), classes)  # not sure
+    assert not mark_is_the_letter("circle", dist(**{"0": 0.7}), o, classes)  # the O itself, ring erased
     assert not mark_is_the_letter("circle", dist(N=0.4, U=0.3), dist(T=0.97), classes)  # no round letter
     assert not mark_is_the_letter("circle", dist(O=0.45, U=0.3), o, classes)  # the same letter, only fainter
     assert mark_is_the_letter("dot", dist(E=0.6, C=0.3), dist(G=0.99), classes)  # a G's spur
