@@ -28,7 +28,7 @@ import random
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from corrector.decoding import Priors, Reading, RoundKnowledge, SlipDecoder, decode_round, load_priors  # noqa: E402
 from corrector.decoding.confusion import fit, load_confusion, save_confusion  # noqa: E402
+from corrector.decoding.decoder import claimed_tables  # noqa: E402
 from corrector.decoding.markscores import fit as fit_marks, load_mark_scores, save_mark_scores  # noqa: E402
 from corrector.decoding.evidence import CLASSES, box_distribution  # noqa: E402
 from corrector.decoding.priors import load_priors as priors_from, save_fitted, save_threshold  # noqa: E402
@@ -244,7 +245,7 @@ def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: lis
     t0 = time.perf_counter()
     verdicts = decode_round(decoder, records)
     tally.decode_seconds += time.perf_counter() - t0
-    claims = Counter(v.best.reading.table for v in verdicts if v.best.reading.table is not None)
+    claims = claimed_tables(verdicts)
     for n, (truth, v) in enumerate(zip(truths, verdicts)):
         expected = decoder.rule(truth.reading())
         state = "missing" if truth.round is None else "ok" if truth.round == decoder.k.round else "other"
@@ -453,19 +454,30 @@ def report(tally: Tally, args, priors: Priors) -> None:
         print(f"  flagged: {d}")
 
 
+def load_replay(args, path: Path) -> dict[str, Any]:
+    """Set `args` to replay the readings a --dump kept in `path` (its rounds, seats and mix); the
+    kept dump. OSError or ValueError when the file cannot be read as one."""
+    try:
+        with open(path, "rb") as f:
+            kept = pickle.load(f)
+        piles, unmatched = kept["piles"], kept["unmatched"]
+    except (pickle.UnpicklingError, EOFError, KeyError, TypeError, AttributeError) as e:
+        raise ValueError(f"{path}: not the readings of a --dump run") from e
+    args.replay, args.replay_piles = path, piles
+    args.slips = sum(len(r) for r, _ in piles) + unmatched
+    for key, value in kept.get("run", {}).items():
+        setattr(args, key, value)
+    return kept
+
+
 def hold_tally(args, pile: Path, priors: Priors) -> Tally | None:
     """Another calibration pile's readings decoded with the fitted files (no threshold): what a
     threshold must also hold; None when the pile is not of calibration hands and digits."""
-    with open(pile, "rb") as f:
-        kept = pickle.load(f)
-    run = kept.get("run", {})
-    if run.get("fonts") != "calibration" or run.get("digits") != "mnist":
-        return None
     held = argparse.Namespace(**vars(args))
-    held.replay, held.replay_piles, held.dump = pile, kept["piles"], None
-    held.slips = sum(len(r) for r, _ in kept["piles"]) + kept["unmatched"]
-    for key, value in run.items():
-        setattr(held, key, value)
+    held.dump = None
+    load_replay(held, pile)
+    if held.fonts != "calibration" or held.digits != "mnist":
+        return None
     return simulate(held, None, None, [], replace(priors, threshold=1.0, threshold_overrule=1.0))
 
 
@@ -500,14 +512,17 @@ def main() -> int:
     args = ap.parse_args()
     args.replay_piles = None
     if args.replay:
-        with open(args.replay, "rb") as f:
-            kept = pickle.load(f)
-        args.replay_piles = kept["piles"]
-        args.slips = sum(len(r) for r, _ in kept["piles"]) + kept["unmatched"]
-        for key, value in kept.get("run", {}).items():  # the rounds, seats and mix the readings came from
-            setattr(args, key, value)
+        try:
+            kept = load_replay(args, args.replay)
+        except (OSError, ValueError) as e:
+            ap.error(f"--replay {e}")
     if args.players < 1:
         ap.error("--players must be at least 1")
+    if args.hold and not args.calibrate:
+        ap.error("--hold is a second calibration pile: it goes with --calibrate")
+    for pile in args.hold:
+        if not pile.is_file():
+            ap.error(f"--hold {pile}: no such file")
     if args.calibrate and (args.fonts != "calibration" or args.digits != "mnist" or args.priors or args.confusion
                            or args.marks):
         ap.error("--calibrate runs on calibration fonts and real calibration digits only "
@@ -546,7 +561,10 @@ def main() -> int:
         threshold = calibrate(tally, args.floor, args.margin, True)
         overrule = max(threshold, calibrate(tally, args.floor, args.margin, False))
         for pile in args.hold:
-            held = hold_tally(args, pile, priors)
+            try:
+                held = hold_tally(args, pile, priors)
+            except (OSError, ValueError) as e:
+                ap.error(f"--hold {e}")
             if held is None:
                 ap.error(f"--hold {pile}: not a --dump of calibration hands with real calibration digits")
             threshold = max(threshold, calibrate(held, args.floor, args.margin, True))

@@ -1,7 +1,7 @@
 """Read every field of a rectified slip: drop out the boxes, cut cells, find jokers, classify, decode."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -203,8 +203,9 @@ def _own_cells(work: np.ndarray, f: Field, s: float) -> list[np.ndarray]:
 
 def cut_field(work: np.ndarray, f: Field, s: float) -> list[Cut]:
     """Normalised cells of one field; joker circles/dots found and erased (in `work`) on letter fields."""
-    before = work.copy() if f.grammar.kind == "letters" else work
+    before = work
     if f.grammar.kind == "letters":
+        before = work.copy()  # the field as written, before its marks are erased
         jokers, scores = _erase_marks(work, f, s)
     else:
         jokers, scores = [None] * len(f.boxes), [{} for _ in f.boxes]
@@ -234,7 +235,8 @@ def _cut(f: Field, i: int, cell: np.ndarray, joker: str | None, marks: dict[str,
 def _settle_marks(cuts: list[Cut], reader: Reader) -> list[Cut]:
     """Each box whose mark was erased read as left and as written; where the mark may have been a
     stroke of the letter (`mark_is_the_letter`), the box unmarked, with its mark's score lowered and
-    both readings, half each (as written alone when the erasing left nothing)."""
+    both readings, half each (as written alone when the erasing left nothing). A box whose mark
+    stays keeps its reading as left, so it is not read again."""
     marked = [k for k, c in enumerate(cuts) if c.unmarked is not None]
     if not marked:
         return cuts
@@ -248,6 +250,8 @@ def _settle_marks(cuts: list[Cut], reader: Reader) -> list[Cut]:
             marks = {**c.marks, c.joker: min(c.marks.get(c.joker, 0.0), WAS_LETTER)}
             both = written if k not in left else 0.5 * (written + left[k])
             out[k] = Cut(c.field, c.index, raw.image, raw.ink, None, marks, probs=both)
+        elif k in left:
+            out[k] = replace(c, probs=left[k])
     return out
 
 

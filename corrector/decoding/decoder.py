@@ -543,6 +543,13 @@ def _with_boxes(c: Candidate, best: Candidate, ink: SlipInk) -> Candidate:
     return Candidate(c.reading, c.probability, c.outcome, c.round_state, tuple(boxes))
 
 
+def claimed_tables(verdicts: list[Verdict]) -> Counter:
+    """How many slips of a pile most likely name each table. A claim counts whether or not its slip
+    is decided: a slip in review most likely at table t will be filed there by the arbiter, so a
+    slip decided for t alone would be silently doubled."""
+    return Counter(v.best.reading.table for v in verdicts if v.best.reading.table is not None)
+
+
 def _fit_tables(m: np.ndarray, free: np.ndarray, pinned: np.ndarray, rounds: int) -> np.ndarray:
     """The mean-field fit of one slip a table: each slip's table posterior (`m`, the last column
     no seated table) times the chance that no other slip is there; `pinned` slips keep their own."""
@@ -604,9 +611,7 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]], taken: 
                 verdicts[i] = replace(v, decided=False, doubt="every table this slip may name already has a slip")
                 continue
             verdicts[i] = decoder.with_tables(v, new)
-    # a claim counts whether or not its slip is decided: a slip in review most likely at table t
-    # will be filed there by the arbiter, so a slip decided for t alone would be silently doubled
-    count = Counter(v.best.reading.table for v in verdicts if v.best.reading.table is not None)
+    count = claimed_tables(verdicts)
     for i, v in enumerate(verdicts):
         t = v.best.reading.table
         if v.decided and (count[t] > 1 or t in taken):
