@@ -32,6 +32,7 @@ from .knowledge import RoundKnowledge
 from .likelihood import (LETTERS, ROWS, alignments, kbest, number_kbest, number_loglik, number_text,
                          position_logliks, string_loglik, words_loglik)
 from .priors import Priors, load_priors
+from . import spelling
 
 MovePart = tuple[str, str, tuple[int, ...], "int | None"]  # position, word, jokers, declared score
 
@@ -179,12 +180,15 @@ class SlipDecoder:
         group = knowledge.ctx.group.drawn
         self._letters = {t.letter for _, _, t in knowledge.ctx.board.tiles()} | {ch for ch in group if ch != "?"}
         self._jokers = sum(1 for ch in group if ch == "?")
+        self._spelling = spelling.for_lexicon(knowledge.ctx.lexicon, self.p.rare_pair)
 
     def _outside(self, word: str) -> float:
         """log prior of the letters a free word needs that neither the group nor the board has
-        (beyond the group's jokers): a player cannot lay a tile they do not hold."""
+        (beyond the group's jokers): a player cannot lay a tile they do not hold; and of the
+        letter pairs the word list almost never has (`spelling.py`): a reader's slip, not a player's."""
         missing = sum(1 for ch in word if ch not in self._letters) - self._jokers
-        return math.log(self.p.outside_letter) * max(0, missing)
+        spelled = self._spelling.cost(word) if self._spelling is not None else 0.0
+        return math.log(self.p.outside_letter) * max(0, missing) + spelled
 
     # -- the move part: position, word, jokers, declared score ---------------------------------
     def _score_options(self, ink: SlipInk, right: int | None) -> list[tuple[int | None, float]]:

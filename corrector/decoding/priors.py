@@ -19,6 +19,9 @@ class Priors:
     free: float = 0.1
     free_alternative: float = 0.05  # per box where a free string leaves the ink's best reading
     outside_letter: float = 0.1  # per letter of a free word that neither the group nor the board holds
+    # a free word's letter pair likelier than this in the word list costs nothing, a rarer one its
+    # rarity (`spelling.py`); 0 turns the cost off
+    rare_pair: float = 0.0
     other_move: float = 0.5  # prior weight of a legal move that is not a top (a top weighs 1)
     written: dict[str, float] = field(default_factory=dict)
     score: dict[str, float] = field(default_factory=dict)
