@@ -200,10 +200,9 @@ class SlipDecoder:
         free = right is None
         if not free:
             out.append((right, p.log("score", "right") + number_loglik(f, right, cl)))
-        wrong = 0.0 if free else p.log("score", "wrong") - math.log(p.score["spread"])
         for value, ll in number_kbest(f, cl, p.kbest["number"]):
             if value is not None and value != right:
-                out.append((value, wrong + ll))
+                out.append((value, (0.0 if free else self._wrong_score(value, right)) + ll))
         out.append((None, (0.0 if free else p.log("score", "missing")) + number_loglik(f, None, cl)))
         return out
 
@@ -229,7 +228,16 @@ class SlipDecoder:
             return math.log(1 - p.score["missing"]) - math.log(p.score["spread"])
         if declared == d.score:
             return p.log("score", "right")
-        return p.log("score", "wrong") - math.log(p.score["spread"])
+        return self._wrong_score(declared, d.score)
+
+    def _wrong_score(self, declared: int, score: int) -> float:
+        """log prior of a declared score that is not the move's: a player miscounts a letter, a
+        premium by a few points, so a score `near` the move's weighs `wrong` / `spread` and one
+        farther off `far` times that: 71 declared is far likelier a miscounted 74 than a 23. (A
+        forgotten bonus is far too, but then no move near the declared score fits the ink either.)"""
+        s = self.p.score
+        far = math.log(s.get("far", 1.0)) if abs(declared - score) > s.get("near", math.inf) else 0.0
+        return self.p.log("score", "wrong") - math.log(s["spread"]) + far
 
     def _move_parts(self, ink: SlipInk) -> tuple[dict[MovePart, float], dict[MovePart, float]]:
         """(legal-move hypotheses, free readings), each written move part with its log weight."""
