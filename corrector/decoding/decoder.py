@@ -184,11 +184,14 @@ class SlipDecoder:
 
     def _outside(self, word: str) -> float:
         """log prior of the letters a free word needs that neither the group nor the board has
-        (beyond the group's jokers): a player cannot lay a tile they do not hold; and of the
-        letter pairs the word list almost never has (`spelling.py`): a reader's slip, not a player's."""
+        (beyond the group's jokers): a player cannot lay a tile they do not hold."""
         missing = sum(1 for ch in word if ch not in self._letters) - self._jokers
-        spelled = self._spelling.cost(word) if self._spelling is not None else 0.0
-        return math.log(self.p.outside_letter) * max(0, missing) + spelled
+        return math.log(self.p.outside_letter) * max(0, missing)
+
+    def _spelled(self, word: str) -> float:
+        """log prior of the letter pairs of a free word that its word list almost never has
+        (`spelling.py`): the reader's slip on a hand, not a player's word."""
+        return self._spelling.cost(word) if self._spelling is not None else 0.0
 
     # -- the move part: position, word, jokers, declared score ---------------------------------
     def _score_options(self, ink: SlipInk, right: int | None) -> list[tuple[int | None, float]]:
@@ -231,8 +234,8 @@ class SlipDecoder:
         return self._wrong_score(declared, d.score)
 
     def _wrong_score(self, declared: int, score: int) -> float:
-        """log prior of a declared score that is not the move's: a player miscounts a letter, a
-        premium by a few points, so a score `near` the move's weighs `wrong` / `spread` and one
+        """log prior of a declared score that is not the move's (warning D 6.2.d, RULES.md §3 d): a
+        player miscounts a letter, a premium by a few points, so a score `near` the move's weighs `wrong` / `spread` and one
         farther off `far` times that: 71 declared is far likelier a miscounted 74 than a 23. (A
         forgotten bonus is far too, but then no move near the declared score fits the ink either.)"""
         s = self.p.score
@@ -268,7 +271,7 @@ class SlipDecoder:
         scores.append(self._score_options(ink, None)[-1])
         for pos, pl in away(positions):
             for word, wl in away(words):
-                outside = self._outside(word)
+                outside = self._outside(word) + self._spelled(word)
                 for n, jokers in enumerate(joker_sets):
                     base = free + pl + wl + marks(jokers) + alt * n + outside
                     for score, sl in scores:

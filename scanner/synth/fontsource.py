@@ -51,6 +51,11 @@ SPARE: tuple[str, ...] = (
 )
 
 
+def chosen() -> list[str]:
+    """Every face chosen: those of the splits, then the spares."""
+    return [f for split in SPLITS.values() for f in split] + list(SPARE)
+
+
 def id_hash(face: str) -> str:
     return hashlib.sha256(face.encode()).hexdigest()
 
@@ -103,5 +108,5 @@ def fetch(faces: list[str] | tuple[str, ...]) -> list[str]:
 
 
 if __name__ == "__main__":
-    bad = fetch([f for split in SPLITS.values() for f in split] + list(SPARE))
+    bad = fetch(chosen())
     print(f"fetched into {CACHE}; failed: {bad or 'none'}")

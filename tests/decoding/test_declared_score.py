@@ -20,7 +20,7 @@ def dec(ro):
     return decoder(ro, WORDS, "ARDEIID", placed=(("11H", "NU"),), round_no=3)
 
 
-def test_a_far_declared_score_weighs_far_less_than_a_near_one(dec):
+def test_RULES_3_d_a_far_declared_score_weighs_far_less_than_a_near_one(dec):
     near, far = dec.p.score["near"], dec.p.score["far"]
     assert 0 < far < 1 and near >= 10  # the shipped priors use the rule
     assert dec._wrong_score(71, 74) - dec._wrong_score(71, 23) == pytest.approx(-math.log(far))

@@ -91,7 +91,7 @@ def test_no_never_used_face_in_any_split_or_in_the_shipped_recipe():
 
     banned = fontsource.never_used()
     assert len(banned) >= 40
-    chosen = [f for split in fontsource.SPLITS.values() for f in split] + list(fontsource.SPARE)
+    chosen = fontsource.chosen()
     assert len(chosen) == len(set(chosen)), "a face sits in two splits (or in a split and among the spares)"
     assert not {fontsource.id_hash(f) for f in chosen} & banned
     recipe = json.loads(meta_path(DEFAULT_MODEL).read_text())["recipe"]
