@@ -282,9 +282,9 @@ def rounds(args, pack, lexicon) -> Iterator[tuple[str, RoundContext, int]]:
 
 
 def digits_part(args) -> str:
-    """The MNIST part written on the slips: calibration hands get the calibration part, held-out
-    hands the test part (never trained on, never calibrated on)."""
-    return "calibration" if args.fonts == "calibration" else "test"
+    """The MNIST part written on the slips: calibration and validation hands get the calibration
+    part, held-out hands the test part (never trained on, never calibrated on)."""
+    return "test" if args.fonts == "held_out" else "calibration"
 
 
 def slip_style(args, font_paths) -> SlipStyle:
@@ -486,7 +486,9 @@ def main() -> int:
     ap.add_argument("--slips", type=int, default=2000)
     ap.add_argument("--per-page", type=int, default=4)
     ap.add_argument("--seed", type=int, default=15)
-    ap.add_argument("--fonts", default="held_out", choices=["held_out", "calibration"])
+    ap.add_argument("--fonts", default="held_out", choices=["held_out", "calibration", "validation"],
+                    help="held_out: to measure; calibration: to calibrate; validation: to choose between "
+                         "decoders or readers without looking at the held-out hands")
     ap.add_argument("--mix", default="realistic", choices=["realistic", "demo"])
     ap.add_argument("--players", type=int, default=16, help="seated players, tables 1..N (16, 40, 100)")
     ap.add_argument("--digits", default="mnist", choices=["mnist", "fonts"],

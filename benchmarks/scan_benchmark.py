@@ -134,7 +134,7 @@ def main() -> int:
     ap.add_argument("--model", type=Path, default=None)
     ap.add_argument("--template", default="duplicat")
     ap.add_argument("--photo-share", type=float, default=0.25, help="pages captured as phone photos")
-    ap.add_argument("--fonts", default="held_out", choices=["held_out", "calibration", "train"],
+    ap.add_argument("--fonts", default="held_out", choices=["held_out", "calibration", "validation", "train"],
                     help="the split's Debian fonts and its fetched @fontsource faces (scanner/synth/fontsource.py)")
     ap.add_argument("--digits", default="mnist", choices=["mnist", "sklearn"],
                     help="real digits written on half the pages: MNIST's test part, or load_digits[1300:]")
@@ -160,9 +160,27 @@ def main() -> int:
     return 0
 
 
+def _mnist_part(args) -> str:
+    """On held-out hands, the digits never trained nor calibrated on; on the calibration (or
+    training) hands, MNIST's part of the same name, and on the validation hands the calibration
+    part, so a choice made on those hands never looks at the test digits."""
+    return {"calibration": "calibration", "validation": "calibration",
+            "train": "train"}.get(getattr(args, "fonts", "held_out"), "test")
+
+
 def real_digits(args) -> tuple[np.ndarray, np.ndarray]:
-    """The real handwritten digits the benchmark writes: never trained nor calibrated on."""
-    return mnist.load("test") if getattr(args, "digits", "mnist") == "mnist" else load_real_digits(REAL_DIGIT_EVAL)
+    """The real handwritten digits the benchmark writes (`_mnist_part`)."""
+    if getattr(args, "digits", "mnist") != "mnist":
+        return load_real_digits(REAL_DIGIT_EVAL)
+    return mnist.load(_mnist_part(args))
+
+
+def digits_label(args) -> str:
+    """How the printed figures name the digits `real_digits` wrote."""
+    if getattr(args, "digits", "mnist") != "mnist":
+        return f"{part_label(REAL_DIGIT_EVAL)}, never trained on"
+    part = _mnist_part(args)
+    return mnist.label(part) + (", trained on" if part == "train" else ", never trained on")
 
 
 def _ways(args) -> tuple[str, ...]:
@@ -376,7 +394,7 @@ def _report(tally: Tally, seconds: float, threshold: float, args) -> None:
     print(f"fields right        {pct(tally.fields_right, tally.fields)} of {tally.fields}")
     print(f"slips all right     {pct(tally.slips_right, tally.slips)} (fields and joker marks)")
     print(f"real digits right   {pct(tally.real_digits_right, tally.real_digits)} of {tally.real_digits} "
-          f"({mnist.label('test') if args.digits == 'mnist' else part_label(REAL_DIGIT_EVAL)}, never trained on)")
+          f"({digits_label(args)})")
     print(f"threshold           {threshold:.6f}")
     print(f"fields accepted     {pct(tally.accepted, tally.fields)}; errors among them "
           f"{pct(tally.accepted_wrong, tally.accepted)} ({tally.accepted_wrong})")

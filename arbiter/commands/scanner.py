@@ -125,12 +125,15 @@ def reader() -> None:
 @click.option("--schedule", type=click.Choice(["onecycle", "cosine"]), default=None)
 @click.option("--real-digit-share", type=float, default=None,
               help="Share of digit cells written with real handwritten digits (scikit-learn and MNIST training parts).")
+@click.option("--monoline-share", type=float, default=None,
+              help="Share of font glyphs redrawn along their centre line with a round pen, as people print.")
 @click.option("--arch", type=click.Choice(["charnet", "wide"]), default=None,
               help="Network shape (scanner/train/model.py); --init-from weights must be of the same shape.")
 @click.option("--threads", type=int, default=1, show_default=True)
 def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int | None, learning_rate: float | None,
                  batch_size: int | None, init_from: str | None, train_slips: int | None, schedule: str | None,
-                 real_digit_share: float | None, arch: str | None, threads: int) -> None:
+                 real_digit_share: float | None, monoline_share: float | None,
+                 arch: str | None, threads: int) -> None:
     """Train the character CNN on synthetic handwriting + real digits, calibrate, export ONNX."""
     from dataclasses import replace
 
@@ -142,7 +145,8 @@ def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int
     cfg = TrainConfig(threads=threads)
     given = (("seed", seed), ("epochs", epochs), ("n_per_class", per_class), ("learning_rate", learning_rate),
              ("batch_size", batch_size), ("init_from", init_from), ("train_slips", train_slips),
-             ("schedule", schedule), ("real_digit_share", real_digit_share), ("arch", arch))
+             ("schedule", schedule), ("real_digit_share", real_digit_share),
+             ("monoline_share", monoline_share), ("arch", arch))
     cfg = replace(cfg, **{k: v for k, v in given if v is not None})
     meta = train_reader(out, cfg, log=lambda s: click.echo(s, err=True))
     click.echo(f"{out}: threshold {meta.threshold:.6f}, metrics {meta.metrics}")

@@ -122,12 +122,12 @@ def resolve(split: tuple[tuple[str, str], ...]) -> FontSet:
 
 def writers(split: str) -> FontSet:
     """Every face of a split: the Debian fonts above plus the fetched `@fontsource` handwriting faces
-    of the same split (`fontsource.py`), each face a family of its own. `split` is train, calibration
-    or held_out; a face not fetched is simply absent (fetch with `python -m scanner.synth.fontsource`).
+    of the same split (`fontsource.py`), each face a family of its own. `split` is train, calibration,
+    held_out or validation (fetched faces only); a face not fetched is simply absent (fetch with `python -m scanner.synth.fontsource`).
     """
     from scanner.synth import fontsource
 
-    debian = resolve({"train": TRAIN, "calibration": CALIBRATION, "held_out": HELD_OUT}[split])
+    debian = resolve({"train": TRAIN, "calibration": CALIBRATION, "held_out": HELD_OUT, "validation": ()}[split])
     extra = tuple((p,) for p in fontsource.paths(split))
     return FontSet(debian.groups + extra, debian.missing + tuple(fontsource.missing(split)))
 

@@ -12,6 +12,8 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from scanner.synth import monoline
+
 RENDER_PX = 64  # font size of the master rendering, before distortion and resizing
 _MISSING_PROBE = "\ue000"  # a private-use code point: renders as the font's "missing glyph" box
 
@@ -25,6 +27,8 @@ class GlyphStyle:
     stretch: float = 0.2  # relative width change, both ways
     stroke_px: tuple[int, int] = (-1, 3)  # erosion (<0) / dilation (>0) range at RENDER_PX scale
     elastic_px: float = 2.5
+    monoline_share: float = 0.0  # share redrawn along the centre line with a round pen (monoline.redraw)
+    monoline_pen_px: tuple[int, int] = (3, 9)  # that pen's width range at RENDER_PX scale
 
 
 @lru_cache(maxsize=512)
@@ -102,7 +106,10 @@ def _stroke(mask: np.ndarray, k: int) -> np.ndarray:
 def render_glyph(char: str, font_path: str | Path, rng: np.random.Generator,
                  style: GlyphStyle = GlyphStyle()) -> np.ndarray:
     """Ink mask (float32 0..1, tightly cropped) of one handwritten-looking character."""
-    mask = _stroke(_raw(char, str(font_path)), int(rng.integers(style.stroke_px[0], style.stroke_px[1] + 1)))
+    mask = _raw(char, str(font_path))
+    if style.monoline_share and rng.random() < style.monoline_share:  # as printed with a ballpoint
+        mask = monoline.redraw(mask, int(rng.integers(style.monoline_pen_px[0], style.monoline_pen_px[1] + 1)))
+    mask = _stroke(mask, int(rng.integers(style.stroke_px[0], style.stroke_px[1] + 1)))
     h, w = mask.shape
     angle = rng.uniform(-style.rotation_deg, style.rotation_deg)
     rot = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)

@@ -31,6 +31,7 @@ def part_label(part: slice) -> str:
 class CellRecipe:
     real_digit_share: float = 0.25  # share of digit samples drawn from real handwriting
     lowres_share: float = 0.1  # share degraded through 8x8, like the real digits
+    monoline_share: float = 0.0  # share of font glyphs redrawn with a round pen (scanner.synth.monoline)
 
 
 def load_real_digits(part: slice) -> tuple[np.ndarray, np.ndarray]:
@@ -80,6 +81,7 @@ def make_cells(fonts: list[Path], n_per_class: int, seed: int, recipe: CellRecip
     `real_digits` is one source of real handwritten digits or several, pooled per digit.
     """
     rng = np.random.default_rng(seed)
+    style = glyphs.GlyphStyle(monoline_share=recipe.monoline_share)
     pairs = [(str(f), w) for f, w in zip(fonts, weights or [1.0] * len(fonts)) if glyphs.font_covers(str(f), CLASSES)]
     usable = [f for f, _ in pairs]
     p = np.array([w for _, w in pairs]) / sum(w for _, w in pairs)
@@ -97,7 +99,7 @@ def make_cells(fonts: list[Path], n_per_class: int, seed: int, recipe: CellRecip
                     mask = glyphs.real_digit_mask(pool[rng.integers(len(pool))])
                     img = cell_image(mask, rng)
                 else:
-                    mask = glyphs.render_glyph(ch, usable[rng.choice(len(usable), p=p)], rng)
+                    mask = glyphs.render_glyph(ch, usable[rng.choice(len(usable), p=p)], rng, style)
                     img = cell_image(mask, rng, lowres=rng.random() < recipe.lowres_share)
                 cell = glyph.normalise(img).image
                 if legible(cell, mask):

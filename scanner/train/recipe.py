@@ -35,6 +35,7 @@ class TrainConfig:
     train_slips: int = 0  # slips in the training fonts rendered and cut by the real scanner, added to the cells
     schedule: str = "onecycle"  # learning-rate schedule: onecycle, or cosine (warm-up then cosine decay)
     real_digit_share: float = 0.25  # share of digit cells written with real handwritten digits
+    monoline_share: float = 0.0  # share of font glyphs redrawn with a round pen (scanner.synth.monoline)
     arch: str = "charnet"  # scanner.train.model.ARCHITECTURES
 
 
@@ -52,18 +53,23 @@ def training_digits() -> list[cells.RealDigits]:
 
 
 def _cells_job(args: tuple) -> tuple[np.ndarray, np.ndarray]:
-    split, n, seed, with_real, share = args
+    split, n, seed, with_real, recipe = args
     real = training_digits() if with_real else None
     font_set = fonts.writers(split)
-    return cells.make_cells(list(font_set.paths), n, seed, cells.CellRecipe(real_digit_share=share),
+    return cells.make_cells(list(font_set.paths), n, seed, recipe,
                             real_digits=real, weights=font_set.weights())
 
 
+def cell_recipe(cfg: TrainConfig) -> cells.CellRecipe:
+    """How the training cells of `cfg` are drawn."""
+    return cells.CellRecipe(real_digit_share=cfg.real_digit_share, monoline_share=cfg.monoline_share)
+
+
 def build_cells(split: str, n_per_class: int, seed: int, with_real: bool, workers: int,
-                real_digit_share: float = 0.25) -> tuple[np.ndarray, np.ndarray]:
+                recipe: cells.CellRecipe = cells.CellRecipe()) -> tuple[np.ndarray, np.ndarray]:
     """Generate cells in `workers` processes, each with its own seed so the set is reproducible."""
     per = [n_per_class // workers + (1 if i < n_per_class % workers else 0) for i in range(workers)]
-    jobs = [(split, n, seed * 100 + i, with_real, real_digit_share) for i, n in enumerate(per)]
+    jobs = [(split, n, seed * 100 + i, with_real, recipe) for i, n in enumerate(per)]
     with get_context("fork").Pool(workers) as pool:
         parts = pool.map(_cells_job, jobs)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
@@ -204,7 +210,7 @@ def train_reader(out: Path, cfg: TrainConfig = TrainConfig(), log=lambda s: None
 
     torch.set_num_threads(cfg.threads)
     t0 = time.time()
-    x, y = build_cells("train", cfg.n_per_class, cfg.seed, True, cfg.workers, cfg.real_digit_share)
+    x, y = build_cells("train", cfg.n_per_class, cfg.seed, True, cfg.workers, cell_recipe(cfg))
     if cfg.train_slips:
         xs, ys = build_slip_cells("train", cfg.train_slips, cfg.seed, cfg.workers)
         x, y = np.concatenate([x, xs]), np.concatenate([y, ys])

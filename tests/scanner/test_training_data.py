@@ -101,9 +101,9 @@ def test_no_never_used_face_in_any_split_or_in_the_shipped_recipe():
     assert set(recipe.get("fontsource_calibration", [])) <= set(fontsource.CALIBRATION)
 
 
-def test_the_shipped_reader_never_trained_on_a_calibration_or_held_out_face():
-    """The calibration faces stay hands the reader never saw: none is among the faces its recipe
-    trained on, and a near-twin of a held-out face (delius / delius-swash-caps) sits in no other split."""
+def test_the_shipped_reader_never_trained_on_a_calibration_validation_or_held_out_face():
+    """The calibration and validation faces stay hands the reader never saw: none is among the faces
+    its recipe trained on, and a near-twin of a held-out face (delius / delius-swash-caps) sits in no other split."""
     import json
 
     from scanner.reader import DEFAULT_MODEL, meta_path
@@ -112,8 +112,9 @@ def test_the_shipped_reader_never_trained_on_a_calibration_or_held_out_face():
     recipe = json.loads(meta_path(DEFAULT_MODEL).read_text())["recipe"]
     trained = set(recipe["fontsource_train"])
     assert not trained & set(fontsource.CALIBRATION)
-    assert not trained & set(fontsource.HELD_OUT) and not trained & set(fontsource.SPARE)
-    others = fontsource.TRAIN + fontsource.CALIBRATION + fontsource.SPARE
+    assert not trained & set(fontsource.HELD_OUT) and not trained & set(fontsource.VALIDATION)
+    others = fontsource.TRAIN + fontsource.CALIBRATION + fontsource.VALIDATION
+    assert len(set(fontsource.chosen())) == len(fontsource.chosen())  # no face in two splits
     twins = [(f, h) for h in fontsource.HELD_OUT for f in others if f.startswith(h + "-") or h.startswith(f + "-")]
     assert not twins
 
@@ -141,3 +142,29 @@ def test_mnist_parts_are_disjoint_and_only_the_first_half_is_kept():
     assert sum(sizes) == len(labels)
     train, test = mnist.load("train")[0], mnist.load("test")[0]
     assert not {a.tobytes() for a in train[:200]} & {b.tobytes() for b in test}
+
+
+def test_a_typeface_letter_is_redrawn_as_printed_with_one_round_pen():
+    """monoline.redraw: a bold face's thick strokes become one line, one pen wide, and the letter
+    stays the letter (the reader still reads it)."""
+    import cv2
+
+    from scanner import glyph
+    from scanner.reader import OnnxReader
+    from scanner.synth import monoline
+
+    bold = next(str(p) for p in fonts.resolve(fonts.TRAIN).paths if p.name == "DejaVuSans-Bold.ttf")
+    rng = np.random.default_rng(2)
+    reader = OnnxReader()
+    for char in "HKR":
+        raw = glyphs._raw(char, bold)
+        line = monoline.thin(raw > 0.5)
+        assert cv2.connectedComponents(line)[0] - 1 == 1  # one centre line, not broken
+        assert cv2.distanceTransform(line, cv2.DIST_L2, 3).max() <= 1.0  # one pixel wide
+        drawn = monoline.redraw(raw, 5)
+        def half_width(mask):
+            return cv2.distanceTransform((mask > 0.5).astype(np.uint8), cv2.DIST_L2, 5).max()
+
+        assert half_width(drawn) <= 4.0 and half_width(raw) >= 6.0
+        cell = glyph.normalise(cells.cell_image(glyphs._crop(drawn), rng)).image
+        assert reader.classes[int(reader.logits(cell[None]).argmax())] == char
