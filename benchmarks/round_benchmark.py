@@ -19,7 +19,12 @@ smallest threshold at which no calibration slip is decided wrong, with a margin
 (`corrector/decoding/priors.json`).
 
 A silent error is a slip decided without review whose ruling differs from the ruling on the true
-slip: table, round, status, credited points, warning or penalty."""
+slip: table, round, status, credited points, warning or penalty. "Why flagged" counts the slips sent
+to review by what their doubt names: the fields where the likeliest reading and its runner-up
+differ, a field whose ink rules out the reading, a table unreadable or claimed twice.
+
+`--fonts validation` writes with the validation faces (never trained nor calibrated on): decoders
+and readers are compared there, so that the held-out figures stay a measurement."""
 from __future__ import annotations
 
 import argparse
@@ -183,6 +188,7 @@ class Tally:
     scan_seconds: float = 0.0
     decode_seconds: float = 0.0
     scores: list = field(default_factory=list)  # (best probability, decidable, right, agrees) for calibration
+    causes: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # why flagged: slips, of them clean
 
     def add(self, w: Written, decided: bool, right: bool, where: str) -> None:
         self.slips += 1
@@ -264,8 +270,30 @@ def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: lis
             tally.wrong_sure.append((v.probability, where))
         tally.ruled_out += bool(v.ruled_out) and not v.decided
         if not v.decided:
+            cause = tally.causes[flag_cause(v)]
+            cause[0] += 1
+            cause[1] += truth.mistake is None
             tally.doubts.append(f"{label} slip {n}: {truth.mistake or 'clean'} written {truth.position} {truth.word} "
                                 f"{truth.jokers} {truth.score} t{truth.table}: {v.doubt}")
+
+
+def flag_cause(v) -> str:
+    """Why a slip went to review, in a few words, as its doubt says: a table another slip claims,
+    an unreadable table, another round's slip, a box left empty, the field whose ink rules out the
+    reading the decoder is sure of, or the fields where the likeliest reading and its runner-up differ."""
+    if "claims table" in v.doubt or "already has a slip" in v.doubt:
+        return "table claimed by another slip"
+    if v.doubt.startswith("table unreadable"):
+        return "table unreadable or not seated"
+    if v.doubt.startswith("the slip says round"):
+        return "another round's slip"
+    if v.doubt.startswith("a box left empty"):
+        return "a box left empty"
+    if "the ink rules it out" in v.doubt and v.ruled_out:
+        return f"the ink rules out the {v.ruled_out[0][0]}"
+    runner_up = max(v.candidates[1:], key=lambda c: c.probability, default=None)
+    fields = sorted({name for name, _ in runner_up.boxes}) if runner_up else []
+    return "doubt on " + " and ".join(fields) if fields else "doubt on the ruling"
 
 
 def rounds(args, pack, lexicon) -> Iterator[tuple[str, RoundContext, int]]:
@@ -441,6 +469,9 @@ def report(tally: Tally, args, priors: Priors) -> None:
     for kind in sorted(kinds, key=lambda k: -tally.by_mistake[k][0] if k in tally.by_mistake else 0):
         n, flagged, silent = tally.by_mistake[kind]
         print(f"  {kind:<26} {n:>5}  {flagged:>7}  {silent:>6}")
+    print("why flagged                  slips  without a mistake")
+    for cause, (n, clean) in sorted(tally.causes.items(), key=lambda kv: -kv[1][0]):
+        print(f"  {cause:<34} {n:>5}  {clean:>5}")
     print(f"summary | {args.players} | {'QR' if args.qr else 'plain'} | {args.seed} | {tally.slips} | "
           f"{pct(tally.decided, tally.slips)} | {pct(tally.flagged, tally.slips)} | "
           f"{pct(tally.clean_flagged, tally.clean)} | {tally.silent} |")
