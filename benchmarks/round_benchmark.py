@@ -310,9 +310,8 @@ def rounds(args, pack, lexicon) -> Iterator[tuple[str, RoundContext, int]]:
 
 
 def digits_part(args) -> str:
-    """The MNIST part written on the slips: calibration and validation hands get the calibration
-    part, held-out hands the test part (never trained on, never calibrated on)."""
-    return "test" if args.fonts == "held_out" else "calibration"
+    """The MNIST part written on the slips (`mnist.part_for` the hands)."""
+    return mnist.part_for(args.fonts)
 
 
 def slip_style(args, font_paths) -> SlipStyle:

@@ -160,26 +160,18 @@ def main() -> int:
     return 0
 
 
-def _mnist_part(args) -> str:
-    """On held-out hands, the digits never trained nor calibrated on; on the calibration (or
-    training) hands, MNIST's part of the same name, and on the validation hands the calibration
-    part, so a choice made on those hands never looks at the test digits."""
-    return {"calibration": "calibration", "validation": "calibration",
-            "train": "train"}.get(getattr(args, "fonts", "held_out"), "test")
-
-
 def real_digits(args) -> tuple[np.ndarray, np.ndarray]:
-    """The real handwritten digits the benchmark writes (`_mnist_part`)."""
+    """The real handwritten digits the benchmark writes (`mnist.part_for` the hands)."""
     if getattr(args, "digits", "mnist") != "mnist":
         return load_real_digits(REAL_DIGIT_EVAL)
-    return mnist.load(_mnist_part(args))
+    return mnist.load(mnist.part_for(args.fonts))
 
 
 def digits_label(args) -> str:
     """How the printed figures name the digits `real_digits` wrote."""
     if getattr(args, "digits", "mnist") != "mnist":
         return f"{part_label(REAL_DIGIT_EVAL)}, never trained on"
-    part = _mnist_part(args)
+    part = mnist.part_for(args.fonts)
     return mnist.label(part) + (", trained on" if part == "train" else ", never trained on")
 
 

@@ -50,7 +50,6 @@ VALIDATION: tuple[str, ...] = (
 )
 
 
-
 SPLITS = {"train": TRAIN, "calibration": CALIBRATION, "held_out": HELD_OUT, "validation": VALIDATION}
 
 

@@ -40,6 +40,13 @@ def load(part: str) -> tuple[np.ndarray, np.ndarray]:
     return images[keep], labels[keep]
 
 
+def part_for(hands: str) -> str:
+    """The part written on slips in a split of hands (`fonts.writers`): the held-out hands get the
+    test part, the training hands the training part, the calibration and validation hands the
+    calibration part, so no choice and no calibration ever looks at the test digits."""
+    return {"held_out": "test", "train": "train"}.get(hands, "calibration")
+
+
 def label(part: str) -> str:
     """How a part is named in a model's recipe and the benchmarks' output."""
     lo, hi = PARTS[part]

@@ -92,7 +92,7 @@ def test_no_never_used_face_in_any_split_or_in_the_shipped_recipe():
     banned = fontsource.never_used()
     assert len(banned) >= 40
     chosen = fontsource.chosen()
-    assert len(chosen) == len(set(chosen)), "a face sits in two splits (or in a split and among the spares)"
+    assert len(chosen) == len(set(chosen)), "a face sits in two splits"
     assert not {fontsource.id_hash(f) for f in chosen} & banned
     recipe = json.loads(meta_path(DEFAULT_MODEL).read_text())["recipe"]
     seen = recipe.get("fontsource_train", []) + recipe.get("fontsource_calibration", [])
@@ -114,7 +114,6 @@ def test_the_shipped_reader_never_trained_on_a_calibration_validation_or_held_ou
     assert not trained & set(fontsource.CALIBRATION)
     assert not trained & set(fontsource.HELD_OUT) and not trained & set(fontsource.VALIDATION)
     others = fontsource.TRAIN + fontsource.CALIBRATION + fontsource.VALIDATION
-    assert len(set(fontsource.chosen())) == len(fontsource.chosen())  # no face in two splits
     twins = [(f, h) for h in fontsource.HELD_OUT for f in others if f.startswith(h + "-") or h.startswith(f + "-")]
     assert not twins
 
@@ -153,6 +152,9 @@ def test_a_typeface_letter_is_redrawn_as_printed_with_one_round_pen():
     from scanner.reader import OnnxReader
     from scanner.synth import monoline
 
+    def half_width(mask):
+        return cv2.distanceTransform((mask > 0.5).astype(np.uint8), cv2.DIST_L2, 5).max()
+
     bold = next(str(p) for p in fonts.resolve(fonts.TRAIN).paths if p.name == "DejaVuSans-Bold.ttf")
     rng = np.random.default_rng(2)
     reader = OnnxReader()
@@ -162,9 +164,6 @@ def test_a_typeface_letter_is_redrawn_as_printed_with_one_round_pen():
         assert cv2.connectedComponents(line)[0] - 1 == 1  # one centre line, not broken
         assert cv2.distanceTransform(line, cv2.DIST_L2, 3).max() <= 1.0  # one pixel wide
         drawn = monoline.redraw(raw, 5)
-        def half_width(mask):
-            return cv2.distanceTransform((mask > 0.5).astype(np.uint8), cv2.DIST_L2, 5).max()
-
         assert half_width(drawn) <= 4.0 and half_width(raw) >= 6.0
         cell = glyph.normalise(cells.cell_image(glyphs._crop(drawn), rng)).image
         assert reader.classes[int(reader.logits(cell[None]).argmax())] == char
