@@ -125,7 +125,7 @@ def reader() -> None:
 @click.option("--schedule", type=click.Choice(["onecycle", "cosine"]), default=None)
 @click.option("--real-digit-share", type=float, default=None,
               help="Share of digit cells written with real handwritten digits (scikit-learn and MNIST training parts).")
-@click.option("--monoline-share", type=float, default=None,
+@click.option("--monoline-share", type=click.FloatRange(0.0, 1.0), default=None,
               help="Share of font glyphs redrawn along their centre line with a round pen, as people print.")
 @click.option("--arch", type=click.Choice(["charnet", "wide"]), default=None,
               help="Network shape (scanner/train/model.py); --init-from weights must be of the same shape.")
