@@ -283,6 +283,8 @@ def flag_cause(v) -> str:
     reading the decoder is sure of, or the fields where the likeliest reading and its runner-up differ."""
     if "claims table" in v.doubt or "already has a slip" in v.doubt:
         return "table claimed by another slip"
+    if v.doubt.startswith("a slip in review may be table"):
+        return "a slip in review may be at its table"
     if v.doubt.startswith("table unreadable"):
         return "table unreadable or not seated"
     if v.doubt.startswith("the slip says round"):

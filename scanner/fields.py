@@ -17,6 +17,10 @@ EMPTY_INK = 0.012  # inked share of a box below which it is empty
 DOUBTFUL_INK = 0.03  # between the two: read, but flagged
 INSET_MM = 0.45  # box border trimmed off before reading
 MARGIN_MM = 2.6  # context kept around a letter box to see a ring drawn around the letter or the box
+# A ring is looked for and erased in a wider context: the widest ring `marks` takes (6.5 mm from its
+# centre) drawn around a 6 mm box reaches 3.5 mm past it, and an arc left beyond the context would
+# be read as a letter in the next, empty box.
+RING_MARGIN_MM = 3.6
 TICK_CONTEXT_MM = 1.5  # around a tick-box: enough to see that a stroke crossing it belongs to something else
 FOREIGN_SHARE = 0.2  # ink whose stroke lies mostly in other boxes (a neighbour's ring, an overrun) is theirs
 TOP_K = 3
@@ -115,19 +119,21 @@ class MarkSearch:
         self.scores: list[dict[str, float]] = [{} for _ in f.boxes]
         self.found: dict[int, MarkResult] = {}
         self.rings = np.zeros(work.shape, bool)  # where rings were erased
+        self.margins = [MARGIN_MM] * len(f.boxes)  # the context of each box's last look
 
-    def view(self, i: int) -> tuple[np.ndarray, tuple[float, float, float, float], np.ndarray | None] | None:
-        """Box i's crop with its context, the box in the crop's pixels and where rings were erased there;
-        None when the box is empty."""
-        crop, inner = _crop(self.work, self.field.boxes[i], self.s, MARGIN_MM)
+    def view(self, i: int, margin: float) -> tuple[np.ndarray, tuple[float, ...], np.ndarray | None] | None:
+        """Box i's crop with `margin` mm of context, the box in the crop's pixels and where rings were
+        erased there; None when the box is empty."""
+        crop, inner = _crop(self.work, self.field.boxes[i], self.s, margin)
         bx, by, bw, bh = inner
         if float((crop[int(by):int(by + bh), int(bx):int(bx + bw)] < INK_GREY).mean()) < EMPTY_INK / 2:
             return None
-        avoid, _ = _crop(self.rings, self.field.boxes[i], self.s, MARGIN_MM)
+        avoid, _ = _crop(self.rings, self.field.boxes[i], self.s, margin)
         return crop, inner, avoid if avoid.any() else None
 
     def look(self, i: int, kinds: tuple[str, ...]) -> None:
-        seen = self.view(i)
+        self.margins[i] = RING_MARGIN_MM if "circle" in kinds else MARGIN_MM
+        seen = self.view(i, self.margins[i])
         if seen is None:
             self.scores[i].update({k: 0.0 for k in kinds})
             self.found.pop(i, None)
@@ -137,8 +143,8 @@ class MarkSearch:
         self.scores[i].update(self.found[i].scores)
 
     def take(self, i: int, kind: str) -> None:
-        crop, _ = _crop(self.work, self.field.boxes[i], self.s, MARGIN_MM)
-        erased, _ = _crop(self.rings, self.field.boxes[i], self.s, MARGIN_MM)
+        crop, _ = _crop(self.work, self.field.boxes[i], self.s, self.margins[i])
+        erased, _ = _crop(self.rings, self.field.boxes[i], self.s, self.margins[i])
         cleaned = self.found.pop(i).cleaned
         erased |= cleaned != crop  # no later search takes what is left of an erased mark for one of its own
         crop[...] = cleaned

@@ -56,6 +56,9 @@ _PIECES: tuple[tuple[re.Pattern[str], Any], ...] = (
     (re.compile(r"^(?:decoder: )?another slip of this round also claims table (\d+)$"),
      lambda m, lang: (f"another slip of this round also claims table {m[1]}" if lang == EN
                       else f"alt fluturaș din acest tur are tot masa {m[1]}")),
+    (re.compile(r"^(?:decoder: )?a slip in review may be table (\d+)'s$"),
+     lambda m, lang: (f"a slip still to be checked may be table {m[1]}'s" if lang == EN
+                      else f"un fluturaș încă neverificat poate fi al mesei {m[1]}")),
     (re.compile(r"^(?:decoder: )?a box left empty between the written boxes of (.+)$"),
      lambda m, lang: (("an empty box between the written boxes: " if lang == EN
                        else "o căsuță goală între căsuțele scrise: ")

@@ -109,6 +109,12 @@ def render_glyph(char: str, font_path: str | Path, rng: np.random.Generator,
     mask = _raw(char, str(font_path))
     if style.monoline_share and rng.random() < style.monoline_share:  # as printed with a ballpoint
         mask = monoline.redraw(mask, int(rng.integers(style.monoline_pen_px[0], style.monoline_pen_px[1] + 1)))
+    return distort(mask, rng, style)
+
+
+def distort(mask: np.ndarray, rng: np.random.Generator, style: GlyphStyle = GlyphStyle()) -> np.ndarray:
+    """One writer's variation of a glyph mask (float32 0..1): pen width, slant, width, a smooth
+    wobble. Tightly cropped."""
     mask = _stroke(mask, int(rng.integers(style.stroke_px[0], style.stroke_px[1] + 1)))
     h, w = mask.shape
     angle = rng.uniform(-style.rotation_deg, style.rotation_deg)

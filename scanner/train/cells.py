@@ -32,6 +32,7 @@ class CellRecipe:
     real_digit_share: float = 0.25  # share of digit samples drawn from real handwriting
     lowres_share: float = 0.1  # share degraded through 8x8, like the real digits
     monoline_share: float = 0.0  # share of font glyphs redrawn with a round pen (scanner.synth.monoline)
+    real_digit_distortion: float = 0.0  # share of real digits drawn with a writer's variation (REAL_DIGIT_STYLE)
 
 
 def load_real_digits(part: slice) -> tuple[np.ndarray, np.ndarray]:
@@ -69,6 +70,10 @@ def cell_image(mask: np.ndarray, rng: np.random.Generator, lowres: bool = False)
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+# A few thousand real digits, each seen many times an epoch: drawn again as another writer might
+# (slant, pen, width, wobble), milder than a typeface's variation, since they are a person's already.
+REAL_DIGIT_STYLE = glyphs.GlyphStyle(rotation_deg=10.0, shear=0.3, stretch=0.2, stroke_px=(-1, 2), elastic_px=3.0)
+
 RealDigits = tuple[np.ndarray, np.ndarray]  # (images, labels): 8x8 scikit-learn or 28x28 MNIST
 
 
@@ -97,6 +102,8 @@ def make_cells(fonts: list[Path], n_per_class: int, seed: int, recipe: CellRecip
                 if ch.isdigit() and by_digit and rng.random() < recipe.real_digit_share:
                     pool = by_digit[int(ch)]
                     mask = glyphs.real_digit_mask(pool[rng.integers(len(pool))])
+                    if recipe.real_digit_distortion and rng.random() < recipe.real_digit_distortion:
+                        mask = glyphs.distort(mask, rng, REAL_DIGIT_STYLE)
                     img = cell_image(mask, rng)
                 else:
                     mask = glyphs.render_glyph(ch, usable[rng.choice(len(usable), p=p)], rng, style)

@@ -36,6 +36,7 @@ class TrainConfig:
     schedule: str = "onecycle"  # learning-rate schedule: onecycle, or cosine (warm-up then cosine decay)
     real_digit_share: float = 0.25  # share of digit cells written with real handwritten digits
     monoline_share: float = 0.0  # share of font glyphs redrawn with a round pen (scanner.synth.monoline)
+    real_digit_distortion: float = 0.0  # share of real digits drawn again as another writer (cells.REAL_DIGIT_STYLE)
     arch: str = "charnet"  # scanner.train.model.ARCHITECTURES
 
 
@@ -62,7 +63,8 @@ def _cells_job(args: tuple) -> tuple[np.ndarray, np.ndarray]:
 
 def cell_recipe(cfg: TrainConfig) -> cells.CellRecipe:
     """How the training cells of `cfg` are drawn."""
-    return cells.CellRecipe(real_digit_share=cfg.real_digit_share, monoline_share=cfg.monoline_share)
+    return cells.CellRecipe(real_digit_share=cfg.real_digit_share, monoline_share=cfg.monoline_share,
+                            real_digit_distortion=cfg.real_digit_distortion)
 
 
 def build_cells(split: str, n_per_class: int, seed: int, with_real: bool, workers: int,

@@ -167,3 +167,41 @@ def test_a_typeface_letter_is_redrawn_as_printed_with_one_round_pen():
         assert half_width(drawn) <= 4.0 and half_width(raw) >= 6.0
         cell = glyph.normalise(cells.cell_image(glyphs._crop(drawn), rng)).image
         assert reader.classes[int(reader.logits(cell[None]).argmax())] == char
+
+
+def test_a_real_digit_is_drawn_again_as_another_writer_and_stays_its_digit():
+    """cells.REAL_DIGIT_STYLE: the few thousand real training digits are varied (slant, pen, wobble)
+    so the reader does not learn them by heart; the varied digit is another drawing, and the shipped
+    reader still reads it as the digit it was."""
+    from scanner import glyph
+    from scanner.reader import OnnxReader
+    from scanner.train import mnist
+
+    images, labels = mnist.load("train")
+    rng = np.random.default_rng(4)
+    reader = OnnxReader()
+    picked = rng.choice(len(labels), 60, replace=False)
+    read_right = 0
+    for k in picked:
+        mask = glyphs.real_digit_mask(images[k])
+        varied = glyphs.distort(mask, rng, cells.REAL_DIGIT_STYLE)
+        assert varied.shape != mask.shape or np.abs(varied - mask).mean() > 0.01
+        cell = glyph.normalise(cells.cell_image(varied, rng)).image
+        read_right += reader.classes[int(reader.logits(cell[None]).argmax())] == str(labels[k])
+    assert read_right >= 55
+
+
+def test_training_cells_vary_real_digits_only_when_asked():
+    font = [p for p in fonts.resolve(fonts.TRAIN).paths if glyphs.font_covers(str(p), cells.CLASSES)][:1]
+    from scanner.train import mnist
+
+    real = [mnist.load("train")]
+    plain = cells.CellRecipe(real_digit_share=1.0)
+    varied = cells.CellRecipe(real_digit_share=1.0, real_digit_distortion=1.0)
+    a, _ = cells.make_cells(font, 2, seed=5, recipe=plain, real_digits=real)
+    b, _ = cells.make_cells(font, 2, seed=5, recipe=plain, real_digits=real)
+    c, y = cells.make_cells(font, 2, seed=5, recipe=varied, real_digits=real)
+    digits = np.array([cells.CLASSES[k].isdigit() for k in y])
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a[digits], c[digits])
+    assert np.array_equal(a[~digits], c[~digits])  # the letters (drawn first) are as they were

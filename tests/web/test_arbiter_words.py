@@ -152,6 +152,8 @@ def test_the_rulings_in_the_rulebooks_words():
         "decoder: 0.712 sure of valid 68, score wrong (table 1, H6 ECTOPIC, declared 66); against 0.245: valid 68 "
         "(table 1, H6 ECTOPIC, declared 68), boxes score[2]; unsure: position, score") == \
         "sigur 71 %: căsuțele punctajului sunt neclare; nesigur: poziție, punctaj"
+    assert words.review_reason("decoder: a slip in review may be table 14's") == \
+        "un fluturaș încă neverificat poate fi al mesei 14"
     assert words.summary({"score": 68, "jokers": [], "state": "filed", "source": "scans/p1.png"}) == "puncte 68, stare depus"
 
 
