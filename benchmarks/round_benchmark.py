@@ -283,6 +283,8 @@ def flag_cause(v) -> str:
     reading the decoder is sure of, or the fields where the likeliest reading and its runner-up differ."""
     if "claims table" in v.doubt or "already has a slip" in v.doubt:
         return "table claimed by another slip"
+    if v.doubt.startswith("ruled incorrect on a word read unclearly"):
+        return "ruled incorrect on a word read unclearly"
     if v.doubt.startswith("a slip in review may be table"):
         return "a slip in review may be at its table"
     if v.doubt.startswith("table unreadable"):
@@ -527,6 +529,7 @@ def main() -> int:
                     help="mnist: every digit a real handwritten one (held-out hands: the test part; "
                          "calibration hands: the calibration part); fonts: digits in the handwriting fonts")
     ap.add_argument("--qr", action="store_true", help="pre-filled slips: table and round printed and in the QR code")
+    ap.add_argument("--model", type=Path, help="read with this reader (.onnx with its .json) instead of the shipped one")
     ap.add_argument("--priors", type=Path, help="decode with this priors file instead of corrector/decoding/priors.json")
     ap.add_argument("--confusion", type=Path,
                     help="decode with this confusion file instead of corrector/decoding/confusion.json")
@@ -564,7 +567,11 @@ def main() -> int:
     args.confusion = load_confusion(args.confusion) if args.confusion else True
     args.mark_scores = load_mark_scores(args.marks) if args.marks else True
     hands = fonts.writers(args.fonts)  # the split's Debian fonts and its fetched @fontsource faces
-    reader = make_reader("cnn", None, threads=2)
+    if args.model and not args.model.is_file():
+        ap.error(f"--model {args.model}: no such file")
+    if args.model and args.calibrate:
+        ap.error("--calibrate fits the decoder to the shipped reader: leave out --model")
+    reader = make_reader("cnn", args.model, threads=2)
     template = load_template("duplicat")
     priors = priors_from(args.priors) if args.priors else load_priors()
     if args.calibrate:

@@ -56,6 +56,10 @@ _PIECES: tuple[tuple[re.Pattern[str], Any], ...] = (
     (re.compile(r"^(?:decoder: )?another slip of this round also claims table (\d+)$"),
      lambda m, lang: (f"another slip of this round also claims table {m[1]}" if lang == EN
                       else f"alt fluturaș din acest tur are tot masa {m[1]}")),
+    (re.compile(r"^(?:decoder: )?ruled incorrect on a word read unclearly: its letters ([\d.]+) sure"),
+     lambda m, lang: (f"the word does not read clearly (its letters {_percent(m[1])} sure): check it before ruling it "
+                      "incorrect" if lang == EN else f"cuvântul nu se citește clar (literele sigure {_percent(m[1])}): "
+                      "verificați-l înainte de a-l declara incorect")),
     (re.compile(r"^(?:decoder: )?a slip in review may be table (\d+)'s$"),
      lambda m, lang: (f"a slip still to be checked may be table {m[1]}'s" if lang == EN
                       else f"un fluturaș încă neverificat poate fi al mesei {m[1]}")),

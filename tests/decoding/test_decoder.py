@@ -135,3 +135,22 @@ def test_a_circle_the_detector_missed_is_not_ruled_unmarked_for_sure(ro):
     doubted = dec.decode(rec)
     assert not doubted.decided
     assert {c.outcome.warning for c in doubted.candidates} >= {"JOKER_NOT_MARKED", None}
+
+
+def test_a_word_read_unclearly_is_not_ruled_incorrect_without_review(dec):
+    """On hands it never saw the reader is sure and wrong in several boxes at once (NEDIPODU read
+    UEOZBOSU): every such string is "not a word". A slip is ruled incorrect without review only
+    when the reader is sure of the word's letters together (priors.json `ink.clear_word`)."""
+    from tests.decoding.helpers import crafted_box
+
+    rec = record(1, 5, 26, "H4", "MODEL")
+    chars = rec["fields"]["depunere"]["chars"]
+    for i, seen in {0: "W", 2: "B", 4: "J"}.items():  # M, D, L misread, each 0.9 sure
+        chars[i] = crafted_box({seen: 0.9, "X": 0.0995})
+    blind = SlipDecoder(dec.k, replace(dec.p, ink={**dec.p.ink, "clear_word": 0.0}), confusion=None, mark_scores=None)
+    was = blind.decode(rec)
+    assert was.decided and was.best.outcome.status == "incorrect"  # without the rule: a silent error
+    v = dec.decode(rec)
+    assert not v.decided and "read unclearly" in v.doubt
+    clear = dec.decode(record(1, 5, 26, "H4", "MODER"))  # one letter wrong, written clearly
+    assert clear.decided and clear.best.outcome.status == "incorrect"

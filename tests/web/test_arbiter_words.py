@@ -154,6 +154,9 @@ def test_the_rulings_in_the_rulebooks_words():
         "sigur 71 %: căsuțele punctajului sunt neclare; nesigur: poziție, punctaj"
     assert words.review_reason("decoder: a slip in review may be table 14's") == \
         "un fluturaș încă neverificat poate fi al mesei 14"
+    assert words.review_reason("decoder: ruled incorrect on a word read unclearly: its letters 0.089 sure "
+                               "(table 2, 15C UEOZBOSU, declared 62)") == \
+        "cuvântul nu se citește clar (literele sigure 9 %): verificați-l înainte de a-l declara incorect"
     assert words.summary({"score": 68, "jokers": [], "state": "filed", "source": "scans/p1.png"}) == "puncte 68, stare depus"
 
 
