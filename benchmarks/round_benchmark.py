@@ -313,15 +313,10 @@ def rounds(args, pack, lexicon) -> Iterator[tuple[str, RoundContext, int]]:
         game_seed += 1
 
 
-def digits_part(args) -> str:
-    """The MNIST part written on the slips (`mnist.part_for` the hands)."""
-    return mnist.part_for(args.fonts)
-
-
 def slip_style(args, font_paths) -> SlipStyle:
     if args.digits != "mnist":
         return SlipStyle(fonts=list(font_paths))
-    images, labels = mnist.load(digits_part(args))
+    images, labels = mnist.load(mnist.part_for(args.fonts))
     return SlipStyle(fonts=list(font_paths), real_digits=images, real_digit_labels=labels, real_digit_share=1.0)
 
 
@@ -456,7 +451,7 @@ def fit_priors(args, priors: Priors, passes: int = 2) -> Priors:
 
 def report(tally: Tally, args, priors: Priors) -> None:
     pct = lambda a, b: f"{100.0 * a / b:.2f} %" if b else "n/a"  # noqa: E731
-    digits = f"MNIST {digits_part(args)} part" if args.digits == "mnist" else "fonts"
+    digits = f"MNIST {mnist.part_for(args.fonts)} part" if args.digits == "mnist" else "fonts"
     print(f"fonts {args.fonts}, digits {digits}, {args.players} seated players, "
           f"{'pre-filled slips (QR)' if args.qr else 'plain slips'}, mix {args.mix}, seed {args.seed}, "
           f"thresholds {priors.threshold:.6f} / {priors.threshold_overrule:.6f} (overruling the ink's best reading), "

@@ -104,6 +104,11 @@ def _crop(gray: np.ndarray, r: Rect, s: float, pad: float) -> tuple[np.ndarray, 
     return gray[ys, xs], (r.x * s - xs.start, r.y * s - ys.start, r.w * s, r.h * s)
 
 
+def _context_mm(kinds: tuple[str, ...]) -> float:
+    """The context a box is looked at in for these kinds of mark: wider for rings (RING_MARGIN_MM)."""
+    return RING_MARGIN_MM if "circle" in kinds else MARGIN_MM
+
+
 class MarkSearch:
     """Find and erase (in `work`) the joker marks of a letter field's boxes: the circles, surest first,
     then the dots.
@@ -119,7 +124,6 @@ class MarkSearch:
         self.scores: list[dict[str, float]] = [{} for _ in f.boxes]
         self.found: dict[int, MarkResult] = {}
         self.rings = np.zeros(work.shape, bool)  # where rings were erased
-        self.margins = [MARGIN_MM] * len(f.boxes)  # the context of each box's last look
 
     def view(self, i: int, margin: float) -> tuple[np.ndarray, tuple[float, ...], np.ndarray | None] | None:
         """Box i's crop with `margin` mm of context, the box in the crop's pixels and where rings were
@@ -132,8 +136,7 @@ class MarkSearch:
         return crop, inner, avoid if avoid.any() else None
 
     def look(self, i: int, kinds: tuple[str, ...]) -> None:
-        self.margins[i] = RING_MARGIN_MM if "circle" in kinds else MARGIN_MM
-        seen = self.view(i, self.margins[i])
+        seen = self.view(i, _context_mm(kinds))
         if seen is None:
             self.scores[i].update({k: 0.0 for k in kinds})
             self.found.pop(i, None)
@@ -143,8 +146,9 @@ class MarkSearch:
         self.scores[i].update(self.found[i].scores)
 
     def take(self, i: int, kind: str) -> None:
-        crop, _ = _crop(self.work, self.field.boxes[i], self.s, self.margins[i])
-        erased, _ = _crop(self.rings, self.field.boxes[i], self.s, self.margins[i])
+        margin = _context_mm((kind,))  # the context the mark was found in
+        crop, _ = _crop(self.work, self.field.boxes[i], self.s, margin)
+        erased, _ = _crop(self.rings, self.field.boxes[i], self.s, margin)
         cleaned = self.found.pop(i).cleaned
         erased |= cleaned != crop  # no later search takes what is left of an erased mark for one of its own
         crop[...] = cleaned

@@ -460,7 +460,8 @@ class SlipDecoder:
 
     def _word_clarity(self, ink: SlipInk) -> float:
         """How sure the reader itself is of every letter of the word as it reads it (the product of
-        each box's best class). A slip is ruled incorrect without review only on a word read clearly:
+        each box's best class). A slip is ruled incorrect (RULES.md §3, D 6.1.a: 0 points) without
+        review only on a word read clearly:
         on a hand the reader never saw, it is sure and wrong in several boxes at once (NEDIPODU read
         UEOZBOSU, CHINARUIT read CMSMARUSB), and every such string is "not a word". On the validation
         hands every such wrong ruling had its letters at most 0.54 sure; the right ones mostly 0.78 or
@@ -660,7 +661,7 @@ FEW_TABLES = 3
 
 def hold_contested(verdicts: list[Verdict], own: list[dict[int | None, float]], colliding: set[int]) -> list[Verdict]:
     """Send to review each slip decided for a table a colliding slip may be at, when its own ink
-    may be another table's too.
+    may be another table's too (RULES.md §2: one slip per table and round).
 
     Two slips naming one table say that one of them is misread, so the tables either one's ink
     allows (`own`: each slip's own table posterior; at least CONTESTED, no more than FEW_TABLES

@@ -137,7 +137,7 @@ def test_a_circle_the_detector_missed_is_not_ruled_unmarked_for_sure(ro):
     assert {c.outcome.warning for c in doubted.candidates} >= {"JOKER_NOT_MARKED", None}
 
 
-def test_a_word_read_unclearly_is_not_ruled_incorrect_without_review(dec):
+def test_RULES_3_a_word_read_unclearly_is_not_ruled_incorrect_without_review(dec):
     """On hands it never saw the reader is sure and wrong in several boxes at once (NEDIPODU read
     UEOZBOSU): every such string is "not a word". A slip is ruled incorrect without review only
     when the reader is sure of the word's letters together (priors.json `ink.clear_word`)."""

@@ -79,7 +79,7 @@ def test_a_slip_kept_on_a_claimed_table_pushes_no_other_slip_off_its_own(dec):
     assert c.posterior.tables.get(6, 0.0) > 0.3
 
 
-def test_a_slip_in_review_holds_back_the_tables_its_ink_allows(dec):
+def test_RULES_2_two_slips_on_one_table_hold_back_the_tables_their_ink_allows(dec):
     """Seen on held-out hands in a room of 100: table 99 read 79 went to review (79 claimed twice),
     while table 29 read 99 (a 2 at 0.007) was decided for 99, which then no other slip claimed. The
     arbiter files the slip in review at 99: the decided slip would leave table 99 with two slips and
@@ -98,11 +98,10 @@ def test_a_slip_in_review_holds_back_the_tables_its_ink_allows(dec):
     assert sure.decided and sure.best.reading.table == 14
 
 
-def test_a_slip_in_review_for_its_score_holds_back_no_other_table(dec):
+def test_RULES_2_a_slip_in_review_for_its_score_holds_back_no_other_table(dec):
     """Only two slips naming one table say a table was misread: a slip in review for its score,
     its table 13 a little like 14, leaves the slip of table 14 decided."""
     clear = record(1, 14, 26, "H4", "MODEL")
     unsure = record(1, 13, 26, "H4", "MODEL", doubts={("score", 0): ("3", 0.5), ("table", 1): ("4", 0.03)})
     first, second = decode_round(dec, [clear, unsure])
     assert first.decided and not second.decided
-
