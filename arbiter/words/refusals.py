@@ -71,6 +71,7 @@ class Refusal:
     pattern: re.Pattern[str]
     ro: str
     en: str
+    join: str = ""  # refusals the library joined with this: split where every part has its words
 
 
 def _r(pattern: str, ro: str, en: str) -> Refusal:
@@ -378,7 +379,7 @@ REFUSALS: tuple[Refusal, ...] = (
     _r(r"CSRF token missing or wrong", "Formularul a expirat: reîncărcați pagina și trimiteți din nou.",
        "The form has expired: reload the page and send it again."),
     # refusals joined by the library: each part in its words
-    _r(rf"{anything('t_first')}; {anything('t_rest')}", "{t_first}; {t_rest}", "{t_first}; {t_rest}"),
+    Refusal(re.compile(r".+; .+", re.S), "{t_first}; {t_rest}", "{t_first}; {t_rest}", join="; "),
     _r(rf"{anything('t_first')} and {n('more')} more", "{t_first} și încă {more}", "{t_first} and {more} more"),
     # store.py
     _r(r"database .*", "Baza de date a turneului nu poate fi folosită.", "The tournament's store cannot be used."),
@@ -424,16 +425,20 @@ def _translate(message: str, lang: str, depth: int) -> str | None:
         match = rule.pattern.fullmatch(message)
         if match is None:
             continue
+        if rule.join:
+            parts = _split(message, rule.join, lang, depth)
+            if parts is None:
+                continue
+            text = (rule.ro if lang == "ro" else rule.en).format(t_first=parts[0], t_rest=parts[1])
+            return text[:1].upper() + text[1:] if depth == 0 else text
         values: dict[str, str] = {}
         for name, value in match.groupdict().items():
             value = value or ""
             if name.startswith("t_"):
-                inner = _translate(value.strip(), lang, depth + 1)
+                inner = _nested(value, lang, depth)
                 if inner is None:
                     break
-                values[name] = inner.rstrip(".")
-                if values[name][:1].isupper() and not values[name][:2].isupper():
-                    values[name] = values[name][:1].lower() + values[name][1:]
+                values[name] = inner
             elif name.startswith("f_"):
                 values[name] = _field(value, lang)
             elif name.startswith("a_"):
@@ -446,6 +451,28 @@ def _translate(message: str, lang: str, depth: int) -> str | None:
         else:
             text = (rule.ro if lang == "ro" else rule.en).format(**values)
             return text[:1].upper() + text[1:] if depth == 0 else text
+    return None
+
+
+def _nested(message: str, lang: str, depth: int) -> str | None:
+    """A refusal inside another, worded to sit in the middle of a sentence."""
+    inner = _translate(message.strip(), lang, depth + 1)
+    if inner is None:
+        return None
+    inner = inner.rstrip(".")
+    return inner[:1].lower() + inner[1:] if inner[:1].isupper() and not inner[:2].isupper() else inner
+
+
+def _split(message: str, join: str, lang: str, depth: int) -> tuple[str, str] | None:
+    """The first place `join` parts the message into two worded refusals: one refusal may hold
+    `join` itself (a decoder's reason "…; against 0.012: …"), so the first `join` is not always it."""
+    at = message.find(join)
+    while at != -1:
+        first = _nested(message[:at], lang, depth)
+        rest = _nested(message[at + len(join):], lang, depth) if first is not None else None
+        if rest is not None:
+            return first, rest
+        at = message.find(join, at + 1)
     return None
 
 

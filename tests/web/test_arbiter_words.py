@@ -286,3 +286,26 @@ def test_every_form_refuses_bad_input_in_the_pages_language(browser, serve, demo
     assert not bad, "\n".join(f"{where}: {found}" for where, found in bad.items())
     with store.session() as s:
         assert queue(s, review_game)[0].item_id == item_id, "nothing refused was stored"
+
+
+def test_a_refusal_listing_many_open_slips_is_worded_whatever_their_reasons(monkeypatch):
+    """The library lists three blockers and counts the rest; a reason of its own may hold "; "
+    (the decoder's "…; against 0.012: …"), which is not where one blocker ends."""
+    from arbiter.errors import WorkflowError
+    from arbiter.store import validation
+
+    reasons = ["0.981 sure of correct 62 (H5 ARDEIND 62); against 0.012: incorrect 0 (H5 ARDEIID 62), boxes cuvant[6]",
+               "table claimed by another slip",
+               "0.950 sure of correct 42 (8D ZOBI 42); the ink alone reads 8D ZOB1 42",
+               "doubt on round"]
+    open_items = [f"review item {k} of round 2 is open ({why})" for k, why in enumerate(reasons, start=7)]
+    monkeypatch.setattr(validation, "blockers", lambda *args, **kwargs: open_items)
+    with pytest.raises(WorkflowError) as refused:
+        validation.require_no_blockers(None, None, "round correct")
+    assert " and 1 more" in str(refused.value)
+    for lang in ("ro", "en"):
+        shown = words.refusal(str(refused.value), lang)
+        assert words.refusals.known(str(refused.value))
+        assert "ARDEI" not in shown and "against" not in shown and not UNWORDED.search(shown), shown
+    assert words.refusal(str(refused.value), "ro").count("așteaptă în coada de revizuire") == 3
+    assert "și încă 1" in words.refusal(str(refused.value), "ro")
