@@ -287,6 +287,8 @@ def flag_cause(v) -> str:
         return "ruled incorrect on a word read unclearly"
     if v.doubt.startswith("a slip in review may be table"):
         return "a slip in review may be at its table"
+    if v.doubt.endswith("has no slip and this one may be its"):
+        return "may be a table no slip names"
     if v.doubt.startswith("table unreadable"):
         return "table unreadable or not seated"
     if v.doubt.startswith("the slip says round"):

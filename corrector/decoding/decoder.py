@@ -647,7 +647,8 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]], taken: 
         if v.decided and (count[t] > 1 or t in taken):
             verdicts[i] = replace(v, decided=False, doubt=f"another slip of this round also claims table {t}")
     colliding = {i for i, v in enumerate(verdicts) if count[v.best.reading.table] > 1 or v.best.reading.table in taken}
-    return hold_contested(verdicts, rows, colliding)
+    unclaimed = set(decoder.k.tables) - set(count) - taken
+    return hold_unclaimed(hold_contested(verdicts, rows, colliding), rows, unclaimed)
 
 
 # A table at least this share of a slip's own ink names may be the one it belongs to. Seen on
@@ -679,4 +680,20 @@ def hold_contested(verdicts: list[Verdict], own: list[dict[int | None, float]], 
         t = v.best.reading.table
         if v.decided and t in open_tables and own[i].get(t, 0.0) <= 1 - CONTESTED:
             out[i] = replace(v, decided=False, doubt=f"a slip in review may be table {t}'s")
+    return out
+
+
+def hold_unclaimed(verdicts: list[Verdict], own: list[dict[int | None, float]], unclaimed: set[int]) -> list[Verdict]:
+    """Send to review each slip decided for its table when its own ink may name a seated table that
+    no slip of the pile names (RULES.md §2: one slip per table and round).
+
+    That table's slip is missing, or without a table, or misread: the seating cannot tell this slip
+    from its neighbour's, only the ink can, so a decision needs the ink sure of its table."""
+    out = list(verdicts)
+    for i, v in enumerate(verdicts):
+        if not v.decided:
+            continue
+        maybe = sorted(u for u in unclaimed if own[i].get(u, 0.0) >= CONTESTED)
+        if maybe:
+            out[i] = replace(v, decided=False, doubt=f"table {maybe[0]} has no slip and this one may be its")
     return out

@@ -87,7 +87,8 @@ def test_RULES_2_two_slips_on_one_table_hold_back_the_tables_their_ink_allows(de
     twelve_read_fourteen = record(1, 14, 26, "H4", "MODEL", doubts={("table", 1): ("2", 0.007)})
     fourteen_read_thirteen = record(1, 13, 20, "H8", "MODEL", doubts={("table", 1): ("4", 0.03)})
     thirteen = record(1, 13, 26, "H4", "MODEL")
-    alone = decode_round(dec, [twelve_read_fourteen, thirteen])
+    twelve = record(1, 12, 26, "H4", "MODEL")  # table 12 has a slip: no seating doubt is left but 13's
+    alone = decode_round(dec, [twelve_read_fourteen, thirteen, twelve])
     assert alone[0].decided and alone[0].best.reading.table == 14
     first, second, third = decode_round(dec, [twelve_read_fourteen, fourteen_read_thirteen, thirteen])
     assert not second.decided and not third.decided  # table 13 claimed twice
@@ -96,6 +97,26 @@ def test_RULES_2_two_slips_on_one_table_hold_back_the_tables_their_ink_allows(de
     # a slip whose ink is sure of its table 14 keeps it: both slips would have to be misread
     sure, _, _ = decode_round(dec, [record(1, 14, 26, "H4", "MODEL"), fourteen_read_thirteen, thirteen])
     assert sure.decided and sure.best.reading.table == 14
+
+
+def test_RULES_2_a_table_no_slip_names_holds_back_a_slip_that_may_be_its(dec):
+    """Seen on held-out hands in a room of 100: table 99 read 49 was decided for 49, whose own slip
+    had no table written, so nothing collided and table 99 had no slip: the seating cannot tell the
+    two apart, only the ink can, and it left 99 a chance (a 9 at 0.007)."""
+    ninety_nine_read_forty_nine = record(1, 4, 26, "H4", "MODEL", doubts={("table", 0): ("9", 0.007)})
+    without_table = record(1, None, 20, "H8", "MODEL")
+    everyone_else = [record(1, t, 26, "H4", "MODEL") for t in range(1, 17) if t not in (4, 9)]
+    held, tableless, *others = decode_round(dec, [ninety_nine_read_forty_nine, without_table, *everyone_else])
+    assert not tableless.decided and all(v.decided for v in others)
+    assert not held.decided and held.best.reading.table == 4
+    assert held.doubt == "table 9 has no slip and this one may be its"
+    # once table 9 has its slip, the 9 in the ink is only a misread: table 4 it is
+    nine = record(1, 9, 20, "H8", "MODEL")
+    decided, *_ = decode_round(dec, [ninety_nine_read_forty_nine, without_table, *everyone_else, nine])
+    assert decided.decided and decided.best.reading.table == 4
+    # a slip whose ink is sure of its table is decided whatever tables have no slip
+    sure, *_ = decode_round(dec, [record(1, 4, 26, "H4", "MODEL"), without_table])
+    assert sure.decided
 
 
 def test_RULES_2_a_slip_in_review_for_its_score_holds_back_no_other_table(dec):

@@ -154,6 +154,8 @@ def test_the_rulings_in_the_rulebooks_words():
         "sigur 71 %: căsuțele punctajului sunt neclare; nesigur: poziție, punctaj"
     assert words.review_reason("decoder: a slip in review may be table 14's") == \
         "un fluturaș încă neverificat poate fi al mesei 14"
+    assert words.review_reason("decoder: table 99 has no slip and this one may be its") == \
+        "masa 99 nu are încă fluturaș, iar acesta poate fi al ei"
     assert words.review_reason("decoder: ruled incorrect on a word read unclearly: its letters 0.089 sure "
                                "(table 2, 15C UEOZBOSU, declared 62)") == \
         "cuvântul nu se citește clar (literele sigure 9 %): verificați-l înainte de a-l declara incorect"
