@@ -45,7 +45,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from corrector.decoding import Priors, Reading, RoundKnowledge, SlipDecoder, decode_round, load_priors  # noqa: E402
 from corrector.decoding.confusion import fit, load_confusion, save_confusion  # noqa: E402
-from corrector.decoding.decoder import claimed_tables  # noqa: E402
 from corrector.decoding.markscores import fit as fit_marks, load_mark_scores, save_mark_scores  # noqa: E402
 from corrector.decoding.evidence import CLASSES, box_distribution  # noqa: E402
 from corrector.decoding.priors import load_priors as priors_from, save_fitted, save_threshold  # noqa: E402
@@ -251,15 +250,12 @@ def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: lis
     t0 = time.perf_counter()
     verdicts = decode_round(decoder, records)
     tally.decode_seconds += time.perf_counter() - t0
-    claims = claimed_tables(verdicts)
     for n, (truth, v) in enumerate(zip(truths, verdicts)):
         expected = decoder.rule(truth.reading())
         state = "missing" if truth.round is None else "ok" if truth.round == decoder.k.round else "other"
         got = v.best
         right = (got.reading.table, got.outcome, got.round_state) == (truth.table, expected, state)
-        decidable = got.reading.table is not None and got.round_state != "other"
-        decidable = decidable and not v.ruled_out  # the ink rules the reading out: never decided
-        decidable = decidable and claims[got.reading.table] == 1  # two slips claim the table: never decided
+        decidable = not v.held  # no table, another round, ink ruling it out, a claimed table...: never decided
         tally.scores.append((v.probability, decidable, right, v.agrees))
         where = (f"{label} slip {n}: {truth.mistake or 'clean'} written {truth.position} {truth.word} {truth.jokers} "
                  f"{truth.score} t{truth.table} r{truth.round} → {expected}; decided {got.outcome} "

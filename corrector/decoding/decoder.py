@@ -120,6 +120,7 @@ class Verdict:
     posterior: _Posterior | None = field(default=None, repr=False, compare=False)
     agrees: bool = True  # the ruling equals the ruling on the ink's own best reading
     ruled_out: tuple[tuple[str, int], ...] = ()  # boxes whose ink rules out what the best reading needs there
+    held: str = ""  # why the slip goes to review however sure it is (a calibration sees what is decidable)
 
     @property
     def probability(self) -> float:
@@ -435,10 +436,21 @@ class SlipDecoder:
         gaps = [name for name, f in ink.fields.items() if f.gap]
         clear = self._word_clarity(ink) if best.outcome.status == "incorrect" and best.reading.word else 1.0
         if best.reading.table is None:
-            doubt = "table unreadable or not seated"
+            held = "table unreadable or not seated"
         elif best.round_state == "other":
-            doubt = f"the slip says round {best.reading.round}, this is round {self.k.round}"
-        elif not sure:
+            held = f"the slip says round {best.reading.round}, this is round {self.k.round}"
+        elif gaps:  # the ink is incomplete: never decided on the boxes that were kept
+            held = "a box left empty between the written boxes of " + ", ".join(gaps)
+        elif veto:
+            held = (f"{best.probability:.3f} sure of {best.outcome} ({_show(best.reading)}), but the ink rules it out: "
+                    + "; ".join(_veto_text(v) for v in veto))
+        elif clear < self.p.ink.get("clear_word", 0.0):
+            held = f"ruled incorrect on a word read unclearly: its letters {clear:.3f} sure ({_show(best.reading)})"
+        else:
+            held = ""
+        if sure or best.reading.table is None or best.round_state == "other":
+            doubt = held
+        else:
             doubt = f"{best.probability:.3f} sure of {best.outcome} ({_show(best.reading)})"
             if len(cands) > 1:
                 other = max(cands[1:], key=lambda c: c.probability)
@@ -446,17 +458,8 @@ class SlipDecoder:
                 doubt += f"; against {other.probability:.3f}: {other.outcome} ({_show(other.reading)}), boxes {boxes}"
             if not agrees:
                 doubt += f"; the ink alone reads {ink_alone[1]}"
-        elif gaps:  # the ink is incomplete: never decided on the boxes that were kept
-            doubt = "a box left empty between the written boxes of " + ", ".join(gaps)
-        elif veto:
-            doubt = (f"{best.probability:.3f} sure of {best.outcome} ({_show(best.reading)}), but the ink rules it out: "
-                     + "; ".join(_veto_text(v) for v in veto))
-        elif clear < self.p.ink.get("clear_word", 0.0):
-            doubt = f"ruled incorrect on a word read unclearly: its letters {clear:.3f} sure ({_show(best.reading)})"
-        else:
-            doubt = ""
         return Verdict(not doubt, best, cands, doubt, agrees=agrees,
-                       ruled_out=tuple((f, i) for f, i, _, _ in veto))
+                       ruled_out=tuple((f, i) for f, i, _, _ in veto), held=held)
 
     def _word_clarity(self, ink: SlipInk) -> float:
         """How sure the reader itself is of every letter of the word as it reads it (the product of
@@ -638,14 +641,14 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]], taken: 
             if fitted[i, -1] > 1e-9:
                 new[None] = float(fitted[i, -1])
             if not new:  # every table it could name is filed already (the same paper scanned again)
-                verdicts[i] = replace(v, decided=False, doubt="every table this slip may name already has a slip")
+                verdicts[i] = _hold(v, "every table this slip may name already has a slip")
                 continue
             verdicts[i] = decoder.with_tables(v, new)
     count = claimed_tables(verdicts)
     for i, v in enumerate(verdicts):
         t = v.best.reading.table
-        if v.decided and (count[t] > 1 or t in taken):
-            verdicts[i] = replace(v, decided=False, doubt=f"another slip of this round also claims table {t}")
+        if not v.held and (count[t] > 1 or t in taken):
+            verdicts[i] = _hold(v, f"another slip of this round also claims table {t}")
     colliding = {i for i, v in enumerate(verdicts) if count[v.best.reading.table] > 1 or v.best.reading.table in taken}
     unclaimed = set(decoder.k.tables) - set(count) - taken
     return hold_unclaimed(hold_contested(verdicts, rows, colliding), rows, unclaimed)
@@ -678,9 +681,15 @@ def hold_contested(verdicts: list[Verdict], own: list[dict[int | None, float]], 
     out = list(verdicts)
     for i, v in enumerate(verdicts):
         t = v.best.reading.table
-        if v.decided and t in open_tables and own[i].get(t, 0.0) <= 1 - CONTESTED:
-            out[i] = replace(v, decided=False, doubt=f"a slip in review may be table {t}'s")
+        if not v.held and t in open_tables and own[i].get(t, 0.0) <= 1 - CONTESTED:
+            out[i] = _hold(v, f"a slip in review may be table {t}'s")
     return out
+
+
+def _hold(v: Verdict, why: str) -> Verdict:
+    """The verdict sent to review for `why`, however sure it is; a slip already short of the
+    threshold keeps that doubt on screen."""
+    return replace(v, decided=False, held=why, doubt=why if v.decided else v.doubt)
 
 
 def hold_unclaimed(verdicts: list[Verdict], own: list[dict[int | None, float]], unclaimed: set[int]) -> list[Verdict]:
@@ -691,9 +700,7 @@ def hold_unclaimed(verdicts: list[Verdict], own: list[dict[int | None, float]], 
     from its neighbour's, only the ink can, so a decision needs the ink sure of its table."""
     out = list(verdicts)
     for i, v in enumerate(verdicts):
-        if not v.decided:
-            continue
         maybe = sorted(u for u in unclaimed if own[i].get(u, 0.0) >= CONTESTED)
-        if maybe:
-            out[i] = replace(v, decided=False, doubt=f"table {maybe[0]} has no slip and this one may be its")
+        if maybe and not v.held:
+            out[i] = _hold(v, f"table {maybe[0]} has no slip and this one may be its")
     return out
