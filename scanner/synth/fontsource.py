@@ -26,8 +26,10 @@ HELD_OUT: tuple[str, ...] = (
     "annie-use-your-telescope", "delius", "delius-unicase", "give-you-glory", "kavivanar", "mali",
     "mansalva", "over-the-rainbow", "solitreo", "the-girl-next-door", "zhi-mang-xing",
 )
+# klee-one and nanum-pen-script left calibration (2026-11-27): they are the Debian train faces
+# fonts-klee and NanumPen.ttf, so the reader had seen them.
 CALIBRATION: tuple[str, ...] = (
-    "cause", "dekko", "delicious-handrawn", "klee-one", "mynerve", "nanum-pen-script", "yomogi",
+    "cause", "dekko", "delicious-handrawn", "mynerve", "yomogi",
 )
 TRAIN: tuple[str, ...] = (
     "amatic-sc", "borel", "chilanka", "covered-by-your-grace", "crafty-girls", "east-sea-dokdo",
@@ -36,14 +38,25 @@ TRAIN: tuple[str, ...] = (
     "merienda", "nanum-gothic-coding", "nerko-one", "neucha", "pangolin", "playpen-sans", "rancho",
     "schoolbell", "sedgwick-ave", "sedgwick-ave-display", "short-stack", "sriracha",
     "sue-ellen-francisco", "swanky-and-moo-moo", "walter-turncoat", "zeyada",
+) + (
+    # Script capitals (chosen 2026-11-27): a looped I read J, a T read J, an F read G were most of the
+    # reader's errors on the validation hands. Only faces whose capitals stay legible, none a
+    # near-twin of a validation or held-out face (bilbo-swash-caps, delius-swash-caps, princess-sofia
+    # and every playwrite-* stay out).
+    "allura", "birthstone", "caramel", "cedarville-cursive", "clicker-script", "comforter-brush",
+    "eagle-lake", "engagement", "grand-hotel", "great-vibes", "hurricane", "italianno", "kings",
+    "lugrasimo", "meow-script", "montez", "norican", "pacifico", "parisienne", "petit-formal-script",
+    "quintessential", "rochester", "sacramento", "send-flowers", "smooch", "style-script", "water-brush",
+    "yesteryear",
 )
 # Chosen the same way (2026-11-27): hands the reader never trains on and the decoder is never
 # calibrated on, kept to choose between readers (`--fonts validation` in the benchmarks), so that
 # the held-out faces are only ever measured, never chosen on (scanner/README.md, "More hands").
+# comic-neue, dancing-script, kaushan-script and kristi left it (2026-11-27): Debian train fonts.
 VALIDATION: tuple[str, ...] = (
-    "bad-script", "bilbo", "calligraffitti", "comic-neue", "cookie", "courgette", "damion",
-    "dancing-script", "dawning-of-a-new-day", "felipa", "grechen-fuemen", "hachi-maru-pop", "iansui",
-    "kaushan-script", "kolker-brush", "kristi", "la-belle-aurore", "lakki-reddy", "lxgw-wenkai-tc",
+    "bad-script", "bilbo", "calligraffitti", "cookie", "courgette", "damion",
+    "dawning-of-a-new-day", "felipa", "grechen-fuemen", "hachi-maru-pop", "iansui",
+    "kolker-brush", "la-belle-aurore", "lakki-reddy", "lxgw-wenkai-tc",
     "marck-script", "niconne", "oooh-baby", "playwrite-at", "playwrite-au-vic", "playwrite-de-grund",
     "playwrite-hr-lijeva", "playwrite-is", "redressed", "romanesco", "satisfy", "sofia", "sunshiney",
     "twinkle-star", "vibur", "vujahday-script", "yellowtail",

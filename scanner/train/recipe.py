@@ -157,6 +157,13 @@ def calibration_cells(cfg: TrainConfig) -> tuple[np.ndarray, np.ndarray]:
                       cfg.calibration_slips, cfg.seed + 1, real_digits=mnist.load("calibration"))
 
 
+def calibration_data() -> dict:
+    """What a calibration saw, as a recipe records it."""
+    return {"fonts_calibration": fonts.split_entries(fonts.CALIBRATION),
+            "fontsource_calibration": list(fontsource.CALIBRATION),
+            "real_digits_calibration": mnist.label("calibration")}
+
+
 def calibrate_logits(logits: np.ndarray, labels: np.ndarray, cfg: TrainConfig, log) -> tuple[float, float, dict]:
     """Temperature on the cells, then the field threshold on fields assembled from those cells."""
     temperature = fit_temperature(logits, labels)
@@ -190,6 +197,7 @@ def recalibrate(model_path: Path, cfg: TrainConfig = TrainConfig(), log=lambda s
     meta.temperature, meta.threshold, meta.target_error = temperature, threshold, cfg.target_error
     meta.metrics.update(metrics)
     meta.recipe["calibration"] = f"{cfg.calibration_slips} duplicate slips in the calibration fonts, seed {cfg.seed + 1}"
+    meta.recipe.update(calibration_data())  # the faces of this calibration, which may differ from training's
     meta.save(meta_path(model_path))
     return meta
 
@@ -236,11 +244,9 @@ def _finish(model, out: Path, cfg: TrainConfig, extra: dict, log, seconds: float
     torch = _require_torch()
     torch.save(model.state_dict(), out.with_suffix(".pt"))
     recipe = {**asdict(cfg), **extra, "fonts_train": fonts.split_entries(fonts.TRAIN),
-              "fonts_calibration": fonts.split_entries(fonts.CALIBRATION), "font_split": "scanner/synth/fonts.py",
-              "fontsource_train": list(fontsource.TRAIN), "fontsource_calibration": list(fontsource.CALIBRATION),
-              "fontsource_split": "scanner/synth/fontsource.py",
+              "font_split": "scanner/synth/fonts.py", "fontsource_train": list(fontsource.TRAIN),
+              "fontsource_split": "scanner/synth/fontsource.py", **calibration_data(),
               "real_digits_train": [f"sklearn {cells.part_label(cells.REAL_DIGIT_TRAIN)}", mnist.label("train")],
-              "real_digits_calibration": mnist.label("calibration"),
               "real_digits_eval": [cells.part_label(cells.REAL_DIGIT_EVAL), mnist.label("test")]}
     meta = ReaderMeta(cells.CLASSES, 32, temperature, threshold, cfg.target_error, recipe, metrics)
     meta.save(meta_path(out))

@@ -205,3 +205,25 @@ def test_training_cells_vary_real_digits_only_when_asked():
     assert np.array_equal(a, b)
     assert not np.array_equal(a[digits], c[digits])
     assert np.array_equal(a[~digits], c[~digits])  # the letters (drawn first) are as they were
+
+
+def _family_key(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+def test_no_fetched_face_is_a_debian_font_of_another_split():
+    """A fetched face and a Debian font of the same family are one hand: Klee One calibrating a reader
+    trained on fonts-klee would make the calibration hands look unseen when they are not."""
+    from PIL import ImageFont
+
+    from scanner.synth import fontsource
+
+    debian = {"train": fonts.TRAIN, "calibration": fonts.CALIBRATION, "held_out": fonts.HELD_OUT}
+    family_split = {}
+    for split, entries in debian.items():
+        for path in fonts.resolve(entries).paths:
+            family_split.setdefault(_family_key(ImageFont.truetype(str(path), 20).getname()[0]), set()).add(split)
+    assert "kleeone" in family_split and "kaushanscript" in family_split  # the names are read, not guessed
+    crossed = [(face, split, family_split[_family_key(face)]) for split, faces in fontsource.SPLITS.items()
+               for face in faces if family_split.get(_family_key(face), {split}) - {split}]
+    assert not crossed
