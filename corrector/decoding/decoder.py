@@ -611,7 +611,9 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]], taken: 
     table (more than half) is never moved off it: if another slip claims it too, both keep their
     reading, and a slip decided for a table that another slip of the pile most likely names, decided
     or in review, goes to review. Such a slip is then fitted again as staying where its ink puts
-    it: a table it is not moved to cannot push another slip off that table."""
+    it: a table it is not moved to cannot push another slip off that table. Last, a slip goes to
+    review when its own ink may name a table a colliding slip may be at (`hold_contested`) or a
+    seated table no slip of the pile names (`hold_unclaimed`): there the seating cannot vouch for it."""
     verdicts = [decoder.decode(r) for r in records]
     if not verdicts:
         return []
