@@ -227,3 +227,24 @@ def test_no_fetched_face_is_a_debian_font_of_another_split():
     crossed = [(face, split, family_split[_family_key(face)]) for split, faces in fontsource.SPLITS.items()
                for face in faces if family_split.get(_family_key(face), {split}) - {split}]
     assert not crossed
+
+
+def test_a_recalibration_records_the_faces_it_calibrated_on(tmp_path):
+    """The recipe names exactly the data a model saw: refitting the temperature on today's
+    calibration faces rewrites the faces its sidecar lists, whatever the training run listed."""
+    import json
+    import shutil
+
+    from scanner.reader import DEFAULT_MODEL, meta_path
+    from scanner.synth import fontsource
+    from scanner.train.recipe import TrainConfig, recalibrate
+
+    model = tmp_path / "reader.onnx"
+    shutil.copy(DEFAULT_MODEL, model)
+    sidecar = json.loads(meta_path(DEFAULT_MODEL).read_text())
+    sidecar["recipe"]["fontsource_calibration"] = ["klee-one"]  # a face that left the split
+    meta_path(model).write_text(json.dumps(sidecar))
+    meta = recalibrate(model, TrainConfig(calibration_slips=40, calibration_fields=2000))
+    recipe = json.loads(meta_path(model).read_text())["recipe"]
+    assert recipe["fontsource_calibration"] == list(fontsource.CALIBRATION) == meta.recipe["fontsource_calibration"]
+    assert recipe["fonts_calibration"] == fonts.split_entries(fonts.CALIBRATION)
