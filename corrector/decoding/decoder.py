@@ -435,6 +435,7 @@ class SlipDecoder:
         veto = self._ruled_out(ink, best.reading)
         gaps = [name for name, f in ink.fields.items() if f.gap]
         clear = self._word_clarity(ink) if best.outcome.status == "incorrect" and best.reading.word else 1.0
+        elsewhere = best.reading.table is None or best.round_state == "other"  # no outcome at this round's table
         if best.reading.table is None:
             held = "table unreadable or not seated"
         elif best.round_state == "other":
@@ -448,7 +449,7 @@ class SlipDecoder:
             held = f"ruled incorrect on a word read unclearly: its letters {clear:.3f} sure ({_show(best.reading)})"
         else:
             held = ""
-        if sure or best.reading.table is None or best.round_state == "other":
+        if sure or elsewhere:
             doubt = held
         else:
             doubt = f"{best.probability:.3f} sure of {best.outcome} ({_show(best.reading)})"
@@ -647,11 +648,11 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]], taken: 
                 continue
             verdicts[i] = decoder.with_tables(v, new)
     count = claimed_tables(verdicts)
-    for i, v in enumerate(verdicts):
-        t = v.best.reading.table
-        if not v.held and (count[t] > 1 or t in taken):
-            verdicts[i] = _hold(v, f"another slip of this round also claims table {t}")
     colliding = {i for i, v in enumerate(verdicts) if count[v.best.reading.table] > 1 or v.best.reading.table in taken}
+    for i in colliding:
+        v = verdicts[i]
+        if not v.held:
+            verdicts[i] = _hold(v, f"another slip of this round also claims table {v.best.reading.table}")
     unclaimed = set(decoder.k.tables) - set(count) - taken
     return hold_unclaimed(hold_contested(verdicts, rows, colliding), rows, unclaimed)
 
@@ -702,7 +703,7 @@ def hold_unclaimed(verdicts: list[Verdict], own: list[dict[int | None, float]], 
     from its neighbour's, only the ink can, so a decision needs the ink sure of its table."""
     out = list(verdicts)
     for i, v in enumerate(verdicts):
-        maybe = sorted(u for u in unclaimed if own[i].get(u, 0.0) >= CONTESTED)
-        if maybe and not v.held:
+        maybe = [] if v.held else sorted(u for u in unclaimed if own[i].get(u, 0.0) >= CONTESTED)
+        if maybe:
             out[i] = _hold(v, f"table {maybe[0]} has no slip and this one may be its")
     return out

@@ -91,6 +91,12 @@ def scanned(values: dict[str, str], seed: int = 7, jokers: tuple[int, ...] = ())
     return reading.to_dict()
 
 
+def undeciding(dec: SlipDecoder) -> SlipDecoder:
+    """The same decoder with thresholds no slip reaches, as a calibration decodes: what holds a
+    slip shows apart from its certainty."""
+    return SlipDecoder(dec.k, replace(dec.p, threshold=1.0, threshold_overrule=1.0), confusion=None, mark_scores=None)
+
+
 def decoder(pack: RulePack, words: set[str], rack: str, placed: tuple[tuple[str, str], ...] = (),
             round_no: int = 2, tables=range(1, 17)) -> SlipDecoder:
     """A decoder for a round on a board holding `placed` words, the group `rack`, and `words`."""

@@ -12,7 +12,7 @@ import pytest
 
 from corrector.decoding import SlipDecoder
 from corrector.decoding.evidence import slip_ink
-from tests.decoding.helpers import decoder, record
+from tests.decoding.helpers import decoder, record, undeciding
 
 WORDS = {"MODEL", "MODELE", "MARE", "ME", "EL", "AR", "DOR", "ROD", "DAR", "RAD", "ERA", "MAL", "LAM", "MOD", "MODE"}
 
@@ -155,5 +155,5 @@ def test_RULES_3_a_word_read_unclearly_is_not_ruled_incorrect_without_review(dec
     clear = dec.decode(record(1, 5, 26, "H4", "MODER"))  # one letter wrong, written clearly
     assert clear.decided and clear.best.outcome.status == "incorrect"
     # however high the threshold, the unclear word is held, and the calibration sees it so
-    strict = SlipDecoder(dec.k, replace(dec.p, threshold=1.0, threshold_overrule=1.0), confusion=None, mark_scores=None)
+    strict = undeciding(dec)
     assert "read unclearly" in strict.decode(rec).held and strict.decode(record(1, 5, 26, "H4", "MODER")).held == ""

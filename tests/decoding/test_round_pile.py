@@ -2,15 +2,13 @@
 confusions, on reading records without images."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
-from corrector.decoding import SlipDecoder, decode_round
+from corrector.decoding import decode_round
 from corrector.decoding.confusion import fit
 from corrector.decoding.evidence import CLASSES, slip_ink
-from tests.decoding.helpers import crafted_box, decoder, record
+from tests.decoding.helpers import crafted_box, decoder, record, undeciding
 from tests.decoding.test_decoder import WORDS
 
 
@@ -117,8 +115,7 @@ def test_RULES_2_a_table_no_slip_names_holds_back_a_slip_that_may_be_its(dec):
     decided, *_ = decode_round(dec, [ninety_nine_read_forty_nine, without_table, *everyone_else, nine])
     assert decided.decided and decided.best.reading.table == 4
     # the calibration, deciding nothing, still sees that the slip is held, not merely unsure
-    strict = SlipDecoder(dec.k, replace(dec.p, threshold=1.0, threshold_overrule=1.0), confusion=None, mark_scores=None)
-    unsure, *_ = decode_round(strict, [ninety_nine_read_forty_nine, without_table, *everyone_else])
+    unsure, *_ = decode_round(undeciding(dec), [ninety_nine_read_forty_nine, without_table, *everyone_else])
     assert unsure.held == "table 9 has no slip and this one may be its" and "sure of" in unsure.doubt
     # a slip whose ink is sure of its table is decided whatever tables have no slip
     sure, *_ = decode_round(dec, [record(1, 4, 26, "H4", "MODEL"), without_table])
