@@ -104,7 +104,7 @@ def _crop(gray: np.ndarray, r: Rect, s: float, pad: float) -> tuple[np.ndarray, 
     return gray[ys, xs], (r.x * s - xs.start, r.y * s - ys.start, r.w * s, r.h * s)
 
 
-def _context_mm(kinds: tuple[str, ...]) -> float:
+def context_mm(kinds: tuple[str, ...]) -> float:
     """The context a box is looked at in for these kinds of mark: wider for rings (RING_MARGIN_MM)."""
     return RING_MARGIN_MM if "circle" in kinds else MARGIN_MM
 
@@ -136,7 +136,7 @@ class MarkSearch:
         return crop, inner, avoid if avoid.any() else None
 
     def look(self, i: int, kinds: tuple[str, ...]) -> None:
-        seen = self.view(i, _context_mm(kinds))
+        seen = self.view(i, context_mm(kinds))
         if seen is None:
             self.scores[i].update({k: 0.0 for k in kinds})
             self.found.pop(i, None)
@@ -146,7 +146,7 @@ class MarkSearch:
         self.scores[i].update(self.found[i].scores)
 
     def take(self, i: int, kind: str) -> None:
-        margin = _context_mm((kind,))  # the context the mark was found in
+        margin = context_mm((kind,))  # the context the mark was found in
         crop, _ = _crop(self.work, self.field.boxes[i], self.s, margin)
         erased, _ = _crop(self.rings, self.field.boxes[i], self.s, margin)
         cleaned = self.found.pop(i).cleaned

@@ -18,11 +18,11 @@ import cv2
 import numpy as np
 
 from scanner import dotjudge, glyph
-from scanner.fields import PAPER, MarkSearch, dropout, slip_gray
+from scanner.fields import PAPER, MarkSearch, context_mm, dropout, slip_gray
 from scanner.locate import find_slips, rectify
 from scanner.marks import DECIDE, dot_evidence
 from scanner.pipeline import PX_PER_MM
-from scanner.synth import fonts
+from scanner.synth import fonts, fontsource
 from scanner.synth.pen import CIRCLE_WAYS, DOT_WAYS, PEN_DOT_WAYS
 from scanner.synth.slip import PageStyle, SlipStyle, draw_slip, render_page
 from scanner.synth.values import random_values
@@ -99,7 +99,7 @@ def _slip_examples(t: Template, style: SlipStyle, cfg: DotConfig, rng: np.random
         search = MarkSearch(work, f, PX_PER_MM)
         search.erase_rings()
         for i in range(len(f.boxes)):
-            seen = search.view(i) if search.jokers[i] is None else None
+            seen = search.view(i, context_mm(("dot",))) if search.jokers[i] is None else None
             if seen is None:
                 continue
             crop, inner, avoid = seen
@@ -229,8 +229,12 @@ def train_judge(out: Path, cfg: DotConfig, cache: Path | None = None, log=print)
                "training_boxes": len(train.dot), "training_dots": int(sum(train.dot)),
                "training_seconds": round(time.time() - start)}
     recipe = asdict(cfg) | {"fonts_trained": "scanner/synth/fonts.py and fontsource.py, split 'train'",
+                            "fonts_train": fonts.split_entries(fonts.TRAIN), "fontsource_train": list(fontsource.TRAIN),
                             "fonts_checked": "split 'calibration' (never trained on)",
-                            "command": f"python -m scanner.train.dots --slips {cfg.train_slips} --seed {cfg.seed}"}
+                            "fonts_calibration": fonts.split_entries(fonts.CALIBRATION),
+                            "fontsource_calibration": list(fontsource.CALIBRATION),
+                            "command": f"python -m scanner.train.dots --slips {cfg.train_slips} --seed {cfg.seed} "
+                                       f"--dot-weight {cfg.dot_weight}"}
     out.with_suffix(".json").write_text(json.dumps({"recipe": recipe, "metrics": metrics}, indent=2) + "\n")
     return metrics
 
@@ -244,9 +248,12 @@ def main() -> None:
     ap.add_argument("--check-slips", type=int, default=DotConfig.check_slips)
     ap.add_argument("--seed", type=int, default=DotConfig.seed)
     ap.add_argument("--epochs", type=int, default=DotConfig.epochs)
+    ap.add_argument("--dot-weight", type=float, default=DotConfig.dot_weight,
+                    help="a missed dot against a false one, in the loss")
     ap.add_argument("--cache", type=Path, default=None, help="folder keeping the drawn examples for another run")
     args = ap.parse_args()
-    cfg = DotConfig(seed=args.seed, train_slips=args.slips, check_slips=args.check_slips, epochs=args.epochs)
+    cfg = DotConfig(seed=args.seed, train_slips=args.slips, check_slips=args.check_slips, epochs=args.epochs,
+                    dot_weight=args.dot_weight)
     print(json.dumps(train_judge(args.out, cfg, args.cache), indent=2))
 
 

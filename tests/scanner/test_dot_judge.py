@@ -33,3 +33,20 @@ def test_the_judge_leaves_fewer_plain_letters_undecided_than_the_shape_rules(rea
     undecided = lambda s: int(((s >= 0.05) & (s <= 0.5)).sum())  # noqa: E731
     assert undecided(judged) <= undecided(rules) / 2, (undecided(judged), undecided(rules))
     assert (judged < 0.05).mean() >= 0.9, sorted(judged)[-10:]
+
+
+def test_the_training_recipe_draws_its_examples_as_the_scanner_looks():
+    """The judge's training examples come from the real scanner's mark search (rings erased first, the
+    dot's context): one slip in the training faces gives a view per written letter box, each the size
+    the shipped judge reads, labelled by how its mark was drawn."""
+    from scanner.train import dots
+
+    cfg = dots.DotConfig(jokers_per_word=3)
+    style = SlipStyle(fonts=list(fonts.resolve(fonts.TRAIN).paths)[:3])
+    ex = dots._slip_examples(DUPLICAT, style, cfg, np.random.default_rng(5), photo=False)
+    assert len(ex.views) >= 3
+    width = dotjudge.PATCH ** 2 + dotjudge.CONTEXT ** 2 + 2
+    assert {len(v) for v in ex.views} == {width}
+    assert all(d == int(w.startswith("dot")) for d, w in zip(ex.dot, ex.ways))
+    p = dotjudge.shipped().probabilities(np.stack(ex.views))
+    assert ((p >= 0) & (p <= 1)).all()
