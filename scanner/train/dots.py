@@ -22,11 +22,12 @@ from scanner.fields import PAPER, MarkSearch, context_mm, dropout, slip_gray
 from scanner.locate import find_slips, rectify
 from scanner.marks import DECIDE, dot_evidence
 from scanner.pipeline import PX_PER_MM
-from scanner.synth import fonts, fontsource
+from scanner.synth import fonts
 from scanner.synth.pen import CIRCLE_WAYS, DOT_WAYS, PEN_DOT_WAYS
 from scanner.synth.slip import PageStyle, SlipStyle, draw_slip, render_page
 from scanner.synth.values import random_values
 from scanner.template import Template, load_template
+from scanner.train.recipe import calibration_faces, training_faces
 
 DOTS = DOT_WAYS + PEN_DOT_WAYS
 
@@ -229,10 +230,8 @@ def train_judge(out: Path, cfg: DotConfig, cache: Path | None = None, log=print)
                "training_boxes": len(train.dot), "training_dots": int(sum(train.dot)),
                "training_seconds": round(time.time() - start)}
     recipe = asdict(cfg) | {"fonts_trained": "scanner/synth/fonts.py and fontsource.py, split 'train'",
-                            "fonts_train": fonts.split_entries(fonts.TRAIN), "fontsource_train": list(fontsource.TRAIN),
-                            "fonts_checked": "split 'calibration' (never trained on)",
-                            "fonts_calibration": fonts.split_entries(fonts.CALIBRATION),
-                            "fontsource_calibration": list(fontsource.CALIBRATION),
+                            **training_faces(), "fonts_checked": "split 'calibration' (never trained on)",
+                            **calibration_faces(),
                             "command": f"python -m scanner.train.dots --slips {cfg.train_slips} --seed {cfg.seed} "
                                        f"--dot-weight {cfg.dot_weight}"}
     out.with_suffix(".json").write_text(json.dumps({"recipe": recipe, "metrics": metrics}, indent=2) + "\n")

@@ -157,11 +157,20 @@ def calibration_cells(cfg: TrainConfig) -> tuple[np.ndarray, np.ndarray]:
                       cfg.calibration_slips, cfg.seed + 1, real_digits=mnist.load("calibration"))
 
 
+def training_faces() -> dict:
+    """The faces a training run drew in, as a recipe records them."""
+    return {"fonts_train": fonts.split_entries(fonts.TRAIN), "fontsource_train": list(fontsource.TRAIN)}
+
+
+def calibration_faces() -> dict:
+    """The faces a calibration or check drew in, as a recipe records them."""
+    return {"fonts_calibration": fonts.split_entries(fonts.CALIBRATION),
+            "fontsource_calibration": list(fontsource.CALIBRATION)}
+
+
 def calibration_data() -> dict:
     """What a calibration saw, as a recipe records it."""
-    return {"fonts_calibration": fonts.split_entries(fonts.CALIBRATION),
-            "fontsource_calibration": list(fontsource.CALIBRATION),
-            "real_digits_calibration": mnist.label("calibration")}
+    return {**calibration_faces(), "real_digits_calibration": mnist.label("calibration")}
 
 
 def calibrate_logits(logits: np.ndarray, labels: np.ndarray, cfg: TrainConfig, log) -> tuple[float, float, dict]:
@@ -243,8 +252,7 @@ def _finish(model, out: Path, cfg: TrainConfig, extra: dict, log, seconds: float
     export_onnx(model, out)
     torch = _require_torch()
     torch.save(model.state_dict(), out.with_suffix(".pt"))
-    recipe = {**asdict(cfg), **extra, "fonts_train": fonts.split_entries(fonts.TRAIN),
-              "font_split": "scanner/synth/fonts.py", "fontsource_train": list(fontsource.TRAIN),
+    recipe = {**asdict(cfg), **extra, **training_faces(), "font_split": "scanner/synth/fonts.py",
               "fontsource_split": "scanner/synth/fontsource.py", **calibration_data(),
               "real_digits_train": [f"sklearn {cells.part_label(cells.REAL_DIGIT_TRAIN)}", mnist.label("train")],
               "real_digits_eval": [cells.part_label(cells.REAL_DIGIT_EVAL), mnist.label("test")]}
