@@ -26,6 +26,8 @@ DIRECTIONS = 64  # rays of the polar search
 CIRCLE_COVER = 0.75  # share of directions a ring must cover, at confidence 0.5 (an open ring leaves a gap)
 CIRCLE_FIT = 0.065  # median distance of the runs to the fitted ellipse, relative to its radius
 LETTER_EXTENT = 0.35  # height of the ink inside the ring, relative to the ring's height
+LINED = 0.5  # share of the ink inside's height along which it may meet the erased ring
+LINED_SURE = 0.8  # a ring this clear is taken even so: a letter drawn tight inside it
 JOINED_SURE = 0.7  # confidence a ring needs when the letter inside touches it
 LETTER_MM = 2.6  # least height of the ink inside the ring to count as a letter (the tail of a Q is shorter)
 LETTER_AREA_MM2 = 1.0  # least ink inside the ring to count as a letter
@@ -174,6 +176,8 @@ def _judge(ink: np.ndarray, p0: np.ndarray, ellipse, dirs: np.ndarray, r: np.nda
     touching = float(contact.sum()) / max(1, int(letter.sum()))
     holds_letter = (extent >= LETTER_EXTENT and height >= LETTER_MM * s and apart.sum() >= LETTER_AREA_MM2 * s * s and touching <= 0.3
                     and _centred(apart, ellipse) and not _spans(letter, contact, ellipse))
+    if holds_letter and score < LINED_SURE and _lines_the_ring(ink & ~erase, erase, apart):
+        holds_letter = False
     if holds_letter and score < JOINED_SURE:
         # the letter inside is joined to the loop: a ring drawn touching it, or a letter's own bowl with
         # a stroke inside (the curled tail of a Q); only a clearly drawn ring is taken
@@ -184,6 +188,22 @@ def _judge(ink: np.ndarray, p0: np.ndarray, ellipse, dirs: np.ndarray, r: np.nda
     if not holds_letter:
         return Ring(0.25 * score, None)
     return Ring(score, erase if score > DECIDE else None)
+
+
+def _lines_the_ring(rest: np.ndarray, erase: np.ndarray, apart: np.ndarray) -> bool:
+    """The ink left inside runs along the erased ring for most of its height: the inner edge of a
+    stroke wider than the ring's pen line (the heavy stem of a U whose outline was taken for a ring),
+    not a letter a ring was drawn around, which meets its ring at a few places if at all."""
+    n, pieces, stats, _ = cv2.connectedComponentsWithStats(apart.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return False
+    main = pieces == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    labels = cv2.connectedComponents(rest.astype(np.uint8), connectivity=8)[1]
+    ids = np.unique(labels[main])
+    piece = np.isin(labels, ids[ids > 0])
+    edge = piece & cv2.dilate(erase.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    rows = np.count_nonzero(piece.any(axis=1))
+    return bool(rows) and np.count_nonzero(edge.any(axis=1)) >= LINED * rows
 
 
 def _centred(apart: np.ndarray, ellipse) -> bool:

@@ -118,6 +118,22 @@ def test_the_shipped_reader_never_trained_on_a_calibration_validation_or_held_ou
     assert not twins
 
 
+def test_the_shipped_dot_judge_trained_on_training_faces_only_and_names_them():
+    """The dot judge's recipe names the faces it trained and was checked on: the training split's,
+    none of them a calibration, validation or held-out face, none listed never to be used."""
+    import json
+
+    from scanner import dotjudge
+    from scanner.synth import fontsource
+
+    recipe = json.loads(dotjudge.MODEL.with_suffix(".json").read_text())["recipe"]
+    trained = set(recipe["fontsource_train"])
+    assert trained and trained <= set(fontsource.TRAIN)
+    assert not trained & (set(fontsource.CALIBRATION) | set(fontsource.VALIDATION) | set(fontsource.HELD_OUT))
+    assert set(recipe["fontsource_calibration"]) <= set(fontsource.CALIBRATION)
+    assert not {fontsource.id_hash(f) for f in trained | set(recipe["fontsource_calibration"])} & fontsource.never_used()
+
+
 def test_fetching_a_never_used_face_is_refused(tmp_path, monkeypatch):
     from scanner.synth import fontsource
 
