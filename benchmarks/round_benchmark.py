@@ -5,7 +5,9 @@ decoded against the round, and compared with the judge's ruling on the true slip
     python benchmarks/round_benchmark.py --slips 1000 --players 40            # held-out hands, real digits
     python benchmarks/round_benchmark.py --slips 1000 --players 100 --qr      # pre-filled slips (QR)
     python benchmarks/round_benchmark.py --slips 2000 --players 16 --fonts calibration --mix demo --seed 45 --dump seed45.pkl
-    python benchmarks/round_benchmark.py --slips 2000 --players 100 --fonts calibration --mix demo --calibrate --passes 1 --seed 44 --hold seed45.pkl
+    python benchmarks/round_benchmark.py --slips 2000 --players 40 --fonts calibration --mix demo --seed 46 --dump seed46.pkl
+    python benchmarks/round_benchmark.py --slips 2000 --players 100 --qr --fonts calibration --mix demo --seed 47 --dump seed47.pkl
+    python benchmarks/round_benchmark.py --slips 2000 --players 100 --fonts calibration --mix demo --calibrate --passes 1 --seed 44 --hold seed45.pkl --hold seed46.pkl --hold seed47.pkl
 
 The boards are the game master's (`corrector.game.gamemaster`, tops as continuations) on the
 bundled demo word list; each round is written by `--players` seated players (tables 1..N: in a

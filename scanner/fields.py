@@ -38,6 +38,9 @@ class Cut:
     # a stroke of the letter itself (`mark_is_the_letter`).
     unmarked: "Cut | None" = None
     probs: np.ndarray | None = None  # the box's distribution when already settled (`_settle_marks`)
+    # The box read as written, its mark left in, where the mark stays: the decoder reads the box so
+    # for every reading in which this letter is no joker (the mark then a stroke of the letter).
+    probs_as_written: np.ndarray | None = None
 
 
 # A mark the search found may be the letter's own stroke: a wide O or a G taken for a ring, a G's
@@ -246,7 +249,7 @@ def _settle_marks(cuts: list[Cut], reader: Reader) -> list[Cut]:
     """Each box whose mark was erased read as left and as written; where the mark may have been a
     stroke of the letter (`mark_is_the_letter`), the box unmarked, with its mark's score lowered and
     both readings, half each (as written alone when the erasing left nothing). A box whose mark
-    stays keeps its reading as left, so it is not read again."""
+    stays keeps its reading as left, so it is not read again, and its reading as written."""
     marked = [k for k, c in enumerate(cuts) if c.unmarked is not None]
     if not marked:
         return cuts
@@ -261,7 +264,7 @@ def _settle_marks(cuts: list[Cut], reader: Reader) -> list[Cut]:
             both = written if k not in left else 0.5 * (written + left[k])
             out[k] = Cut(c.field, c.index, raw.image, raw.ink, None, marks, probs=both)
         elif k in left:
-            out[k] = replace(c, probs=left[k])
+            out[k] = replace(c, probs=left[k], probs_as_written=written)
     return out
 
 
@@ -302,8 +305,9 @@ def read_fields(slip_bgr: np.ndarray, t: Template, reader: Reader, px_per_mm: fl
         chars = []
         for c, pr in zip(fc, p):
             top = np.argsort(-pr)[:TOP_K]
+            as_written = [] if c.probs_as_written is None else [float(v) for v in c.probs_as_written]
             chars.append(CharReading([(reader.classes[j], float(pr[j])) for j in top], c.ink, c.joker,
-                                     [float(v) for v in pr], dict(c.marks)))
+                                     [float(v) for v in pr], dict(c.marks), as_written))
         jokers = [k for k, c in enumerate(fc) if c.joker]
         conf = dec.confidence * (0.5 if "faint_or_doubtful_box" in warnings else 1.0)
         accepted = dec.valid and bool(fc) and conf >= reader.threshold and "gap_between_written_boxes" not in warnings

@@ -21,6 +21,8 @@ class CharReading:
 
     `probs` is the full calibrated distribution over `Reading.classes` (same order); `marks` the
     confidence of each mark kind found or tested on the box; `joker` the mark decided from them.
+    `probs_as_written` is the box read with its mark left in, where a mark was found and erased: what
+    the box holds if the mark is a stroke of the letter and no joker mark (empty elsewhere).
     """
 
     top_k: list[tuple[str, float]]
@@ -28,12 +30,14 @@ class CharReading:
     joker: str | None = None  # "circle" | "dot" | "tick"
     probs: list[float] = field(default_factory=list)
     marks: dict[str, float] = field(default_factory=dict)
+    probs_as_written: list[float] = field(default_factory=list)
 
     @classmethod
     def from_dict(cls, d: dict) -> "CharReading":
         return cls([(str(ch), float(p)) for ch, p in d.get("top_k") or ()], float(d.get("ink", 0.0)),
                    d.get("joker"), [float(p) for p in d.get("probs") or ()],
-                   {str(k): float(v) for k, v in (d.get("marks") or {}).items()})
+                   {str(k): float(v) for k, v in (d.get("marks") or {}).items()},
+                   [float(p) for p in d.get("probs_as_written") or ()])
 
 
 @dataclass
@@ -79,6 +83,7 @@ class Reading:
                 c["top_k"] = [[ch, round(p, 5)] for ch, p in c["top_k"]]
                 c["ink"] = round(c["ink"], 4)
                 c["probs"] = [round(p, 5) for p in c["probs"]]
+                c["probs_as_written"] = [round(p, 5) for p in c["probs_as_written"]]
                 c["marks"] = {k: round(v, 4) for k, v in c["marks"].items()}
         return {"format": FORMAT, **d}
 

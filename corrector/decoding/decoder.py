@@ -14,9 +14,10 @@ outcome (table, round, status, credited points, warning, penalty) is the sum ove
 that give it; the slip is decided when the best outcome passes the calibrated threshold."""
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -165,6 +166,26 @@ class _Marks:
         return self.base + sum(float(self.gain[j]) if j < self.n else -9.21 for j in jokers)
 
 
+class _WordLikelihood:
+    """log P(word ink | a legal move's word, its joker set), for every legal move at once. A box
+    whose mark was found is read as left by a reading that takes the mark for a joker mark, and as
+    written by one that does not (`FieldInk.unmarked`); `bound` is the best of either, per move."""
+
+    def __init__(self, ink: FieldInk, words: list[str], classes: str):
+        self.ink, self.words, self.classes = ink, words, classes
+        self.left = words_loglik(ink, words, classes)
+        self.written = words_loglik(ink.unmarked(()), words, classes) if ink.written else self.left
+        self.bound = np.maximum(self.left, self.written)
+
+    def __call__(self, i: int, jokers: tuple[int, ...], prior: float = 0.0) -> float:
+        kept = set(self.ink.written) - set(jokers)  # marked boxes this reading takes for no joker
+        if not kept:
+            return float(self.left[i]) + prior
+        if kept == set(self.ink.written):
+            return float(self.written[i]) + prior
+        return string_loglik(self.ink.unmarked(jokers), self.words[i], self.classes) + prior
+
+
 class SlipDecoder:
     """Decodes the slips of one round; holds the per-round work (legal moves, their priors)."""
 
@@ -254,8 +275,6 @@ class SlipDecoder:
         positions = sorted(pos_ll.items(), key=lambda kv: -kv[1])[:p.kbest["position"]]
         if pos_ink.boxes == 0:  # a blank position: no sign written (D 6.1.d)
             positions.insert(0, ("", 0.0))
-        words = kbest(word_ink, [LETTERS], cl, p.kbest["word"])
-        words += self._without_faint(word_ink, words, cl)
         decided = tuple(i for i, m in enumerate(word_ink.mark) if m >= 0.5)
         joker_sets = [decided]
         if len(word_ink.mark):
@@ -270,18 +289,21 @@ class SlipDecoder:
 
         scores = [(v, ll) for v, ll in away(self._score_options(ink, None)[:-1] or [(None, 0.0)])]
         scores.append(self._score_options(ink, None)[-1])
-        for pos, pl in away(positions):
-            for word, wl in away(words):
-                outside = self._outside(word) + self._spelled(word)
-                for n, jokers in enumerate(joker_sets):
-                    base = free + pl + wl + marks(jokers) + alt * n + outside
+        for n, jokers in enumerate(joker_sets):
+            seen = word_ink.unmarked(jokers)  # boxes this reading takes no mark on, read as written
+            words = kbest(seen, [LETTERS], cl, p.kbest["word"])
+            words = away(words + self._without_faint(seen, words, cl))
+            for pos, pl in away(positions):
+                for word, wl in words:
+                    base = free + pl + wl + marks(jokers) + alt * n + self._outside(word) + self._spelled(word)
                     for score, sl in scores:
                         _add(free_parts, (pos, word, jokers, score), base + sl)
         floor = max(free_parts.values()) - p.prune if free_parts else -math.inf
         # the legal moves of the round and their near-misses (RULES.md §3)
         legal_parts: dict[MovePart, float] = {}
         if self.k.moves:
-            wl_all = words_loglik(word_ink, list(self.k.words), cl) + self.move_prior
+            words = _WordLikelihood(word_ink, list(self.k.words), cl)
+            wl_all = words.bound + self.move_prior
             # an upper bound per move: its own position written cleanly, or the best near-miss
             w = p.written
             near = max(pos_ll.values()) + math.log(max(w["inverted"], w["one_sign"] / 28))
@@ -295,11 +317,12 @@ class SlipDecoder:
                 m = self.k.moves[i]
                 if m.score not in scores:
                     scores[m.score] = self._score_options(ink, m.score)
-                self._expand(m, float(wl_all[i]), pos_ll, marks, scores[m.score], floor, legal_parts)
+                wl = functools.partial(words, int(i), prior=float(self.move_prior[i]))
+                self._expand(m, wl, pos_ll, marks, scores[m.score], floor, legal_parts)
         return legal_parts, free_parts
 
-    def _expand(self, m, wl: float, pos_ll: dict[str, float], marks: _Marks, scores: list,
-                floor: float, parts: dict[MovePart, float]) -> None:
+    def _expand(self, m, wl: Callable[[tuple[int, ...]], float], pos_ll: dict[str, float], marks: _Marks,
+                scores: list, floor: float, parts: dict[MovePart, float]) -> None:
         """A legal move written cleanly and with each near-miss of RULES.md §3."""
         w = self.p.written
         options = [(m.position, m.jokers, w["clean"]), (_inverted(m.position), m.jokers, w["inverted"])]
@@ -310,7 +333,7 @@ class SlipDecoder:
         options += [(m.position, tuple(sorted(m.jokers + (j,))), w["marked_not_joker"] / len(extra)) for j in extra]
         top_score = max(sl for _, sl in scores)
         for pos, jokers, prior in options:
-            base = wl + math.log(prior) + pos_ll.get(pos, -50.0) + marks(jokers)
+            base = wl(jokers) + math.log(prior) + pos_ll.get(pos, -50.0) + marks(jokers)
             if base + top_score < floor:
                 continue
             for score, sl in scores:
@@ -432,6 +455,7 @@ class SlipDecoder:
         cands = tuple([best] + [_with_boxes(c, best, ink) for c in rest])
         agrees = ink_alone is None or ink_alone == (best.round_state, best.outcome)
         sure = best.probability >= (self.p.threshold if agrees else self.p.threshold_overrule)
+        ink = _as_read(ink, best.reading)
         veto = self._ruled_out(ink, best.reading)
         gaps = [name for name, f in ink.fields.items() if f.gap]
         clear = self._word_clarity(ink) if best.outcome.status == "incorrect" and best.reading.word else 1.0
@@ -489,6 +513,14 @@ class SlipDecoder:
         for name, text in texts.items():
             out += _field_veto(name, ink.fields[name], text, ink.classes, self.p.ink)
         return out
+
+
+def _as_read(ink: SlipInk, r: Reading) -> SlipInk:
+    """The slip's ink as reading `r` sees it: a word box whose mark `r` takes for no joker mark is
+    read as written (`FieldInk.unmarked`), for the ink's veto and the word's clarity."""
+    word = ink.fields["word"]
+    seen = word.unmarked(r.jokers)
+    return ink if seen is word else replace(ink, fields={**ink.fields, "word": seen})
 
 
 def _number(value: int | None, f: FieldInk) -> str:

@@ -9,8 +9,8 @@ with only the decided `joker` gets the fixed confidences of the priors file."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -51,6 +51,14 @@ class FieldInk:
     # The scanner saw an empty box between written ones: a letter too faint to count may be there
     # (a thin I), and no hypothesis about the boxes it kept can say what it was.
     gap: bool = False
+    # The boxes whose joker mark was found and erased, read with the mark left in
+    # (`probs_as_written`): rows `written` of `as_written_logp` (and of `as_written_reader_logp`,
+    # before the confusion mix) replace those of `logp` in every reading that does not take that
+    # box's mark for a joker mark (`unmarked`). A false dot on an L's foot leaves a stem that reads
+    # otherwise: the reading "L, no joker" is weighed on the L as written, not on that stem.
+    written: tuple[int, ...] = ()
+    as_written_logp: np.ndarray | None = None
+    as_written_reader_logp: np.ndarray | None = None
 
     @property
     def ink_logp(self) -> np.ndarray:
@@ -59,6 +67,21 @@ class FieldInk:
     @property
     def boxes(self) -> int:
         return int(self.logp.shape[0])
+
+    def unmarked(self, jokers: Iterable[int]) -> "FieldInk":
+        """The field as a reading with exactly the letters `jokers` marked sees it: each box whose
+        mark that reading does not take for a joker mark is read as written."""
+        rows = [i for i in self.written if i not in set(jokers)]
+        if not rows or self.as_written_logp is None:
+            return self
+        logp = self.logp.copy()
+        logp[rows] = self.as_written_logp[rows]
+        reader_logp = None
+        if self.reader_logp is not None and self.as_written_reader_logp is not None:
+            reader_logp = self.reader_logp.copy()
+            reader_logp[rows] = self.as_written_reader_logp[rows]
+        return replace(self, logp=logp, reader_logp=reader_logp, written=(), as_written_logp=None,
+                       as_written_reader_logp=None)
 
 
 @dataclass(frozen=True)
@@ -171,14 +194,35 @@ def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: flo
         return FieldInk(_typed(text, classes, confidence if isinstance(confidence, (int, float)) else None),
                         marks, text)
     mixing = confusion is not None and confusion.classes == classes
+
+    def rows(own: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """(log-probabilities after the confusion mix, the reader's own) of boxes read `own`."""
+        reader_logp = np.stack([_log(fold_lookalikes(p, classes, holds)) for p in own])
+        mixed = np.stack([_log(fold_lookalikes(confusion.mix(p), classes, holds)) for p in own]) if mixing else reader_logp
+        return mixed, reader_logp
+
     own = [box_distribution(c, classes) for c in chars]
-    reader_logp = np.stack([_log(fold_lookalikes(p, classes, holds)) for p in own])
-    logp = np.stack([_log(fold_lookalikes(confusion.mix(p), classes, holds)) for p in own]) if mixing else reader_logp
+    logp, reader_logp = rows(own)
     marks = np.array([_mark(c, decided_p, undecided_p, mark_doubt, mark_scores) for c in chars])
     circled = [False] + [_circled(c) for c in chars[:-1]]
     gap = "gap_between_written_boxes" in (item.get("warnings") or ())
+    written = tuple(i for i, c in enumerate(chars) if _as_written(c, classes) is not None)
+    as_written_logp = as_written_reader_logp = None
+    if written:
+        as_written_logp, as_written_reader_logp = rows([_as_written(c, classes) if i in written else own[i]
+                                                        for i, c in enumerate(chars)])
     return FieldInk(logp, marks, text, np.array([blank_chance(c.get("ink"), after) for c, after in zip(chars, circled)]),
-                    reader_logp if mixing else None, gap)
+                    reader_logp if mixing else None, gap, written, as_written_logp,
+                    as_written_reader_logp if mixing else None)
+
+
+def _as_written(char: Mapping[str, Any], classes: str) -> np.ndarray | None:
+    """The box read with its erased mark left in (`probs_as_written`), None where the record has none."""
+    probs = char.get("probs_as_written")
+    if not isinstance(probs, (list, tuple)) or len(probs) != len(classes):
+        return None
+    p = np.asarray(probs, dtype=float)
+    return p / max(p.sum(), 1e-12)
 
 
 def _circled(char: Mapping[str, Any]) -> bool:

@@ -30,13 +30,6 @@ HELD_OUT: tuple[str, ...] = (
 # fonts-klee and NanumPen.ttf, so the reader had seen them.
 CALIBRATION: tuple[str, ...] = (
     "cause", "dekko", "delicious-handrawn", "mynerve", "yomogi",
-) + (
-    # Script capitals (chosen 2026-11-27), so that the decoder's thresholds are fitted on hands that
-    # draw what script hands draw: a looped foot or tail taken for a joker dot, a stem's edge for a
-    # ring. None is a near-twin of a face in another split (birthstone-bounce and every playwrite-*
-    # stay out).
-    "alex-brush", "ephesis", "gwendolyn", "licorice", "ms-madi", "pinyon-script", "rouge-script",
-    "ruge-boogie",
 )
 TRAIN: tuple[str, ...] = (
     "amatic-sc", "borel", "chilanka", "covered-by-your-grace", "crafty-girls", "east-sea-dokdo",

@@ -157,3 +157,40 @@ def test_RULES_3_a_word_read_unclearly_is_not_ruled_incorrect_without_review(dec
     # however high the threshold, the unclear word is held, and the calibration sees it so
     strict = undeciding(dec)
     assert "read unclearly" in strict.decode(rec).held and strict.decode(record(1, 5, 26, "H4", "MODER")).held == ""
+
+
+def _false_dot(left: str, written: str) -> dict:
+    """A box with a dot found, erased and kept (0.9): read `left` once erased, `written` with it."""
+    from tests.decoding.helpers import crafted_box
+
+    box = crafted_box({left: 0.97})
+    box["joker"], box["marks"] = "dot", {"circle": 0.003, "dot": 0.9, "tick": 0.001}
+    box["probs_as_written"] = crafted_box({written: 0.97})["probs"]
+    return box
+
+
+def test_a_letter_whose_own_stroke_was_taken_for_a_dot_is_weighed_as_written(ro):
+    """A script L's foot taken for a joker dot: erased, it leaves a stroke the reader names R. The
+    reading "L, no joker" is weighed on the box as written, where the reader sees its L, so MODEL
+    with a plain L is not ruled out in favour of MODER with a joker R (the score left blank, it
+    tells neither apart)."""
+    dec = decoder(ro, WORDS | {"MODER"}, "AEMODL?", round_no=1)
+    rec = record(1, 5, None, "H4", "MODEL")
+    rec["fields"]["depunere"]["chars"][4] = _false_dot("R", "L")
+    old = dict(rec["fields"]["depunere"]["chars"][4])
+    del old["probs_as_written"]  # a record of a scanner that kept only the box as left
+    blind = dec.decode({**rec, "fields": {**rec["fields"], "depunere": {
+        **rec["fields"]["depunere"], "chars": rec["fields"]["depunere"]["chars"][:4] + [old]}}})
+    assert blind.decided and blind.best.reading.word == "MODER"  # without it: a silent error
+    v = dec.decode(rec)
+    assert not v.decided or (v.best.reading.word, v.best.reading.jokers) == ("MODEL", ())
+    assert {(c.reading.word, c.reading.jokers) for c in v.candidates} >= {("MODEL", ()), ("MODER", (4,))}
+
+
+def test_a_dot_that_leaves_its_letter_alone_keeps_its_joker(ro):
+    """A true dot beside an R: as written the box still reads R, so MODER with a joker R stands."""
+    dec = decoder(ro, WORDS | {"MODER"}, "AEMODL?", round_no=1)
+    rec = record(1, 5, None, "H4", "MODER")
+    rec["fields"]["depunere"]["chars"][4] = _false_dot("R", "R")
+    v = dec.decode(rec)
+    assert v.decided and (v.best.reading.word, v.best.reading.jokers) == ("MODER", (4,))

@@ -71,3 +71,27 @@ def test_the_rule_on_the_readers_distributions():
     assert not mark_is_the_letter("circle", dist(O=0.45, U=0.3), o, classes)  # the same letter, only fainter
     assert mark_is_the_letter("dot", dist(E=0.6, C=0.3), dist(G=0.99), classes)  # a G's spur
     assert not mark_is_the_letter("dot", dist(E=0.5, C=0.4), dist(G=0.8, C=0.15), classes)  # the letter not sure
+
+
+def test_a_box_whose_mark_stays_is_also_read_as_written(reader, style):
+    """A dot kept as a joker mark: the box is read once erased (`probs`) and with the dot left in
+    (`probs_as_written`), which the decoder weighs for every reading that takes the dot for a
+    stroke of the letter. A box without a mark has no reading as written. Both survive the record."""
+    from scanner.reading import CharReading
+
+    dotted = SlipStyle(fonts=style.fonts, joker_mark="dot")
+    kept = letters = 0
+    for word, index in (("ZOOG", 0), ("QUOD", 1)):
+        for seed in range(3):
+            f = _read(reader, dotted, word, seed, [index])
+            for k, c in enumerate(f.chars):
+                if k not in f.jokers:
+                    assert c.probs_as_written == []
+                    continue
+                kept += 1
+                assert len(c.probs_as_written) == len(reader.classes) and abs(sum(c.probs_as_written) - 1) < 1e-3
+                letters += reader.classes[int(np.argmax(c.probs_as_written))] == word[k]
+                again = CharReading.from_dict({**c.__dict__})
+                assert again.probs_as_written == c.probs_as_written
+    assert kept >= 5, f"{kept} of 6 dots kept"
+    assert letters >= kept - 1, f"{letters} of {kept} dotted letters read, as written, as themselves"
