@@ -173,15 +173,16 @@ class _WordLikelihood:
 
     def __init__(self, ink: FieldInk, words: list[str], classes: str):
         self.ink, self.words, self.classes = ink, words, classes
+        self.marked = set(ink.written)  # boxes whose mark was found and kept
         self.left = words_loglik(ink, words, classes)
         self.written = words_loglik(ink.unmarked(()), words, classes) if ink.written else self.left
         self.bound = np.maximum(self.left, self.written)
 
     def __call__(self, i: int, jokers: tuple[int, ...], prior: float = 0.0) -> float:
-        kept = set(self.ink.written) - set(jokers)  # marked boxes this reading takes for no joker
+        kept = self.marked - set(jokers)  # marked boxes this reading takes for no joker
         if not kept:
             return float(self.left[i]) + prior
-        if kept == set(self.ink.written):
+        if kept == self.marked:
             return float(self.written[i]) + prior
         return string_loglik(self.ink.unmarked(jokers), self.words[i], self.classes) + prior
 

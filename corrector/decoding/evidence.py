@@ -71,7 +71,8 @@ class FieldInk:
     def unmarked(self, jokers: Iterable[int]) -> "FieldInk":
         """The field as a reading with exactly the letters `jokers` marked sees it: each box whose
         mark that reading does not take for a joker mark is read as written."""
-        rows = [i for i in self.written if i not in set(jokers)]
+        marked = set(jokers)
+        rows = [i for i in self.written if i not in marked]
         if not rows or self.as_written_logp is None:
             return self
         logp = self.logp.copy()
@@ -206,11 +207,11 @@ def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: flo
     marks = np.array([_mark(c, decided_p, undecided_p, mark_doubt, mark_scores) for c in chars])
     circled = [False] + [_circled(c) for c in chars[:-1]]
     gap = "gap_between_written_boxes" in (item.get("warnings") or ())
-    written = tuple(i for i, c in enumerate(chars) if _as_written(c, classes) is not None)
+    as_written = [_as_written(c, classes) for c in chars]
+    written = tuple(i for i, p in enumerate(as_written) if p is not None)
     as_written_logp = as_written_reader_logp = None
     if written:
-        as_written_logp, as_written_reader_logp = rows([_as_written(c, classes) if i in written else own[i]
-                                                        for i, c in enumerate(chars)])
+        as_written_logp, as_written_reader_logp = rows([p if p is not None else own[i] for i, p in enumerate(as_written)])
     return FieldInk(logp, marks, text, np.array([blank_chance(c.get("ink"), after) for c, after in zip(chars, circled)]),
                     reader_logp if mixing else None, gap, written, as_written_logp,
                     as_written_reader_logp if mixing else None)
