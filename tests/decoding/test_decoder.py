@@ -169,7 +169,7 @@ def _false_dot(left: str, written: str) -> dict:
     return box
 
 
-def test_a_letter_whose_own_stroke_was_taken_for_a_dot_is_weighed_as_written(ro):
+def test_RULES_2_a_letter_whose_own_stroke_was_taken_for_a_dot_is_weighed_as_written(ro):
     """A script L's foot taken for a joker dot: erased, it leaves a stroke the reader names R. The
     reading "L, no joker" is weighed on the box as written, where the reader sees its L, so MODEL
     with a plain L is not ruled out in favour of MODER with a joker R (the score left blank, it
@@ -187,7 +187,7 @@ def test_a_letter_whose_own_stroke_was_taken_for_a_dot_is_weighed_as_written(ro)
     assert {(c.reading.word, c.reading.jokers) for c in v.candidates} >= {("MODEL", ()), ("MODER", (4,))}
 
 
-def test_a_dot_that_leaves_its_letter_alone_keeps_its_joker(ro):
+def test_RULES_2_a_dot_that_leaves_its_letter_alone_keeps_its_joker(ro):
     """A true dot beside an R: as written the box still reads R, so MODER with a joker R stands."""
     dec = decoder(ro, WORDS | {"MODER"}, "AEMODL?", round_no=1)
     rec = record(1, 5, None, "H4", "MODER")

@@ -73,7 +73,7 @@ def test_the_rule_on_the_readers_distributions():
     assert not mark_is_the_letter("dot", dist(E=0.5, C=0.4), dist(G=0.8, C=0.15), classes)  # the letter not sure
 
 
-def test_a_box_whose_mark_stays_is_also_read_as_written(reader, style):
+def test_RULES_2_a_box_whose_mark_stays_is_also_read_as_written(reader, style):
     """A dot kept as a joker mark: the box is read once erased (`probs`) and with the dot left in
     (`probs_as_written`), which the decoder weighs for every reading that takes the dot for a
     stroke of the letter. A box without a mark has no reading as written. Both survive the record."""

@@ -68,7 +68,7 @@ def test_a_wide_ring_on_the_last_letter_leaves_no_letter_in_the_next_box(reader)
         assert len(f.chars) == len(word) and f.jokers == [7], (seed, f.text, f.jokers)
 
 
-def test_a_heavy_u_is_no_ring_around_the_stroke_left_inside_it(reader):
+def test_RULES_2_a_heavy_u_is_no_ring_around_the_stroke_left_inside_it(reader):
     """A U written with a heavy pen (a calibration hand, seed 748): the ring search fitted an ellipse
     to its outline, erased a pen line's width of it and took the inner edge of the thick stem for a
     letter inside, at 0.72. On calibration slips BUFA and VUTCA were ruled BIFA and VITCA with a
@@ -81,7 +81,7 @@ def test_a_heavy_u_is_no_ring_around_the_stroke_left_inside_it(reader):
     assert f.jokers == [] and all(c.marks.get("circle", 0.0) <= 0.5 for c in f.chars), [c.marks for c in f.chars]
 
 
-def test_a_ring_drawn_tight_around_a_heavy_letter_is_still_found(reader):
+def test_RULES_2_a_ring_drawn_tight_around_a_heavy_letter_is_still_found(reader):
     """The same heavy hand with rings drawn around and inside the box: the rings are found (the rule
     above looks at how the ink inside meets the ring, not at how heavy the hand is)."""
     style = SlipStyle(fonts=[p for p in fonts.resolve(fonts.CALIBRATION).paths if p.name == "dkg.ttf"])
