@@ -457,7 +457,7 @@ class SlipDecoder:
         agrees = ink_alone is None or ink_alone == (best.round_state, best.outcome)
         sure = best.probability >= (self.p.threshold if agrees else self.p.threshold_overrule)
         ink = _as_read(ink, best.reading)
-        veto = self._ruled_out(ink, best.reading)
+        veto = self._ruled_out(ink, best.reading, overruling=not agrees)
         gaps = [name for name, f in ink.fields.items() if f.gap]
         clear = self._word_clarity(ink) if best.outcome.status == "incorrect" and best.reading.word else 1.0
         elsewhere = best.reading.table is None or best.round_state == "other"  # no outcome at this round's table
@@ -499,20 +499,27 @@ class SlipDecoder:
         logp = f.reader_logp if f.reader_logp is not None else f.logp
         return float(np.exp(logp.max(axis=1).sum())) if logp.size else 1.0
 
-    def _ruled_out(self, ink: SlipInk, r: Reading) -> list[tuple[str, int, str, str]]:
+    def _ruled_out(self, ink: SlipInk, r: Reading, overruling: bool = False) -> list[tuple[str, int, str, str]]:
         """The boxes of a reading that need a class the ink rules out (`evidence.plausible`), as
         (field, box, needed class or "" for a written box the reading leaves out, plausible classes).
         The ink has the last word: however strongly a legal move pulls, a slip is never decided on
         a reading whose box holds, by the reader's own calibrated distribution, something else
-        (a one-letter invalid word, a one-digit score change, one wrong sign: RULES.md §3)."""
+        (a one-letter invalid word, a one-digit score change, one wrong sign: RULES.md §3).
+        A reading `overruling` the ruling on the ink's own best reading needs more: each of its
+        characters at least `ink.overrule_share` of its box's best class. A reader lost on a box
+        (an I read J 0.48, L 0.19, Z 0.09) leaves U at 1 %, enough for a legal move to outvote a
+        one-letter invalid word (OLIT credited as OLUT at 0.9989 on the calibration hands)."""
         texts = {"position": r.position, "word": r.word, "score": _number(r.score, ink.fields["score"])}
         if "table" not in ink.qr:
             texts["table"] = _number(r.table, ink.fields["table"])
         if "round" not in ink.qr:
             texts["round"] = _number(r.round, ink.fields["round"])
+        rule = dict(self.p.ink)
+        if not overruling:
+            rule.pop("overrule_share", None)
         out = []
         for name, text in texts.items():
-            out += _field_veto(name, ink.fields[name], text, ink.classes, self.p.ink)
+            out += _field_veto(name, ink.fields[name], text, ink.classes, rule)
         return out
 
 
@@ -535,7 +542,8 @@ def _field_veto(name: str, f: FieldInk, text: str, classes: str,
     mass, floor = float(ink.get("plausible_mass", 1.0)), float(ink.get("floor", 0.0))
     if mass >= 1.0:
         return []
-    allowed = plausible(f.ink_logp, mass, floor) if f.boxes else np.zeros((0, len(classes)), bool)
+    share = float(ink.get("overrule_share", 0.0))
+    allowed = plausible(f.ink_logp, mass, floor, share) if f.boxes else np.zeros((0, len(classes)), bool)
     blank = f.blank if f.blank is not None else np.zeros(f.boxes)
     best: list[tuple[str, int, str, str]] | None = None
     for rows, _ in alignments(f, len(text)) if f.boxes else [([], 0.0)]:

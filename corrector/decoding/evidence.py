@@ -117,10 +117,11 @@ def box_distribution(char: Mapping[str, Any], classes: str) -> np.ndarray:
     return p / max(p.sum(), 1e-12)
 
 
-def plausible(logp: np.ndarray, mass: float, floor: float) -> np.ndarray:
+def plausible(logp: np.ndarray, mass: float, floor: float, share: float = 0.0) -> np.ndarray:
     """`[i, k]`: whether the ink lets box i hold class k — k is among the box's best classes that
     together cover `mass` of its probability, or has at least `floor` on its own (priors.json
-    `ink`). The decoder never decides on a reading that needs a class its box rules out."""
+    `ink`); and, when `share` is given, k has at least that share of the box's best class. The
+    decoder never decides on a reading that needs a class its box rules out."""
     p = np.exp(logp)
     if mass >= 1.0 or p.size == 0:
         return np.ones(p.shape, bool)
@@ -129,7 +130,8 @@ def plausible(logp: np.ndarray, mass: float, floor: float) -> np.ndarray:
     before = np.cumsum(ranked, axis=1) - ranked  # the mass of the better classes
     out = np.zeros(p.shape, bool)
     np.put_along_axis(out, order, before < mass, axis=1)
-    return out | (p >= floor)
+    out |= p >= floor
+    return out & (p >= share * p.max(axis=1, keepdims=True)) if share > 0 else out
 
 
 def _log(p: np.ndarray) -> np.ndarray:
