@@ -514,12 +514,10 @@ class SlipDecoder:
             texts["table"] = _number(r.table, ink.fields["table"])
         if "round" not in ink.qr:
             texts["round"] = _number(r.round, ink.fields["round"])
-        rule = dict(self.p.ink)
-        if not overruling:
-            rule.pop("overrule_share", None)
+        share = float(self.p.ink.get("overrule_share", 0.0)) if overruling else 0.0
         out = []
         for name, text in texts.items():
-            out += _field_veto(name, ink.fields[name], text, ink.classes, rule)
+            out += _field_veto(name, ink.fields[name], text, ink.classes, self.p.ink, share)
         return out
 
 
@@ -535,14 +533,13 @@ def _number(value: int | None, f: FieldInk) -> str:
     return "" if value is None else number_text(value, f.boxes)
 
 
-def _field_veto(name: str, f: FieldInk, text: str, classes: str,
-                ink: Mapping[str, float]) -> list[tuple[str, int, str, str]]:
+def _field_veto(name: str, f: FieldInk, text: str, classes: str, ink: Mapping[str, float],
+                share: float = 0.0) -> list[tuple[str, int, str, str]]:
     """The boxes of one field where `text` needs what the ink rules out; none when some way of
     laying `text` on the written boxes (leaving out only faint ones) fits the ink everywhere."""
     mass, floor = float(ink.get("plausible_mass", 1.0)), float(ink.get("floor", 0.0))
     if mass >= 1.0:
         return []
-    share = float(ink.get("overrule_share", 0.0))
     allowed = plausible(f.ink_logp, mass, floor, share) if f.boxes else np.zeros((0, len(classes)), bool)
     blank = f.blank if f.blank is not None else np.zeros(f.boxes)
     best: list[tuple[str, int, str, str]] | None = None
