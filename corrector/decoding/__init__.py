@@ -2,7 +2,8 @@
 readings weighed by the reader's per-box probabilities, the judge's ruling on each, and the
 posterior of each outcome. Takes the scanner's reading record as parsed JSON; never imports the
 scanner."""
-from .decoder import Candidate, Outcome, Reading, SlipDecoder, Verdict, decode_round
+from .decoder import Candidate, Outcome, Reading, SlipDecoder, Verdict
+from .pile import decode_round
 from .evidence import SlipInk, slip_ink
 from .knowledge import LegalMove, RoundKnowledge
 from .priors import Priors, load_priors

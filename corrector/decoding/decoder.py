@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import math
-from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -382,9 +381,21 @@ class SlipDecoder:
         out = {("ok", r): p.log("round", "batch") + number_loglik(f, r, cl),
                ("missing", None): p.log("round", "missing") + number_loglik(f, None, cl)}
         for value, ll in number_kbest(f, cl, p.kbest["number"]):
-            if value is not None and value != r:
-                _add(out, ("other", value), p.log("round", "other") - math.log(p.round["spread"]) + ll)
+            if self._other_round(value):
+                _add(out, ("other", value), p.log("round", "other") - math.log(r) + ll)
+            elif value is not None and value != r:  # no round of the game: this round's slip, miswritten
+                _add(out, ("ok", r), p.log("round", "other") - math.log(p.round["spread"]) + ll)
         return out
+
+    def _other_round(self, value: int | None) -> bool:
+        """Whether a round number written on the slip names another round of the game, one played
+        before this one or the next: only then may the slip belong to another round's pile."""
+        r = self.k.round
+        return value is not None and value != r and 1 <= value <= r + 1
+
+    def _round_state(self, value: int | None) -> str:
+        """The round state of a slip whose round box says `value` (RULES.md §2, D 6.2.b)."""
+        return "missing" if value is None else "other" if self._other_round(value) else "ok"
 
     # -- decide --------------------------------------------------------------------------------
     def decode(self, record: Mapping[str, Any] | SlipInk) -> Verdict:
@@ -427,10 +438,14 @@ class SlipDecoder:
         if not free:
             return None
         part = max(free.items(), key=lambda kv: kv[1])[0]
-        number = number_kbest(ink.fields["round"], ink.classes, 1)[0][0] if "round" not in ink.qr else ink.qr["round"]
-        state = "missing" if number is None else "ok" if number == self.k.round else "other"
+        number = self._ink_round(ink)
+        state = self._round_state(number)
         slip = Slip(0, self.k.round, (), table_written=table_written, round_written=number is not None)
         return state, Outcome.of(apply_warnings(self._decision(part), slip, WrittenMove(*part), self.k.ctx))
+
+    def _ink_round(self, ink: SlipInk) -> int | None:
+        """The round number as the ink alone reads it (the QR's on a pre-filled slip)."""
+        return ink.qr["round"] if "round" in ink.qr else number_kbest(ink.fields["round"], ink.classes, 1)[0][0]
 
     def with_tables(self, verdict: Verdict, tables: dict[int | None, float]) -> Verdict:
         """The verdict with the table posterior the whole pile gives (`decode_round`)."""
@@ -513,7 +528,9 @@ class SlipDecoder:
         if "table" not in ink.qr:
             texts["table"] = _number(r.table, ink.fields["table"])
         if "round" not in ink.qr:
-            texts["round"] = _number(r.round, ink.fields["round"])
+            written = self._ink_round(ink)
+            if written == r.round or self._round_state(written) != "ok":  # not a number no round has
+                texts["round"] = _number(r.round, ink.fields["round"])
         share = float(self.p.ink.get("overrule_share", 0.0)) if overruling else 0.0
         out = []
         for name, text in texts.items():
@@ -613,135 +630,3 @@ def _with_boxes(c: Candidate, best: Candidate, ink: SlipInk) -> Candidate:
         n = f[name].boxes
         boxes += _diff(name, "" if x is None else number_text(x, n), "" if y is None else number_text(y, n))
     return Candidate(c.reading, c.probability, c.outcome, c.round_state, tuple(boxes))
-
-
-def claimed_tables(verdicts: list[Verdict]) -> Counter:
-    """How many slips of a pile most likely name each table. A claim counts whether or not its slip
-    is decided: a slip in review most likely at table t will be filed there by the arbiter, so a
-    slip decided for t alone would be silently doubled."""
-    return Counter(v.best.reading.table for v in verdicts if v.best.reading.table is not None)
-
-
-def _fit_tables(m: np.ndarray, free: np.ndarray, pinned: np.ndarray, rounds: int) -> np.ndarray:
-    """The mean-field fit of one slip a table: each slip's table posterior (`m`, the last column
-    no seated table) times the chance that no other slip is there; `pinned` slips keep their own."""
-    own = m * free
-    own /= np.maximum(own.sum(axis=1, keepdims=True), 1e-300)
-    fitted = own.copy()
-    for _ in range(rounds):  # each table: this slip's, times the chance no other slip is there
-        others = np.log1p(-np.minimum(fitted, 1 - 1e-12))
-        others[:, -1] = 0.0
-        elsewhere = others.sum(axis=0, keepdims=True) - others
-        new = m * free * np.exp(elsewhere)
-        new /= np.maximum(new.sum(axis=1, keepdims=True), 1e-300)
-        new[pinned] = own[pinned]
-        if np.abs(new - fitted).max() < 1e-9:
-            return new
-        fitted = 0.5 * (fitted + new)
-    return fitted
-
-
-def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]], taken: set[int] | None = None,
-                 rounds: int = 30) -> list[Verdict]:
-    """Every slip of a round pile, then one slip a table (RULES.md §2: one slip per table and
-    round). Each slip's table posterior is weighed by the chance that no other slip of the pile
-    is at that table (a mean-field fit over the pile; tables already filed, `taken`, hold none):
-    a table another slip's ink names for sure is not this slip's. A slip whose ink names mostly a
-    table (more than half) is never moved off it: if another slip claims it too, both keep their
-    reading, and a slip decided for a table that another slip of the pile most likely names, decided
-    or in review, goes to review. Such a slip is then fitted again as staying where its ink puts
-    it: a table it is not moved to cannot push another slip off that table. Last, a slip goes to
-    review when its own ink may name a table a colliding slip may be at (`hold_contested`) or a
-    seated table no slip of the pile names (`hold_unclaimed`): there the seating cannot vouch for it."""
-    verdicts = [decoder.decode(r) for r in records]
-    if not verdicts:
-        return []
-    taken = set(taken or ())
-    rows = [v.posterior.tables if v.posterior else {} for v in verdicts]
-    tables = sorted({t for row in rows for t in row if t is not None} | taken)
-    if tables:
-        index = {t: j for j, t in enumerate(tables)}
-        m = np.zeros((len(rows), len(tables) + 1))  # the last column: no seated table
-        for i, row in enumerate(rows):
-            for t, pr in row.items():
-                m[i, index[t] if t is not None else -1] = pr
-        free = np.array([0.0 if t in taken else 1.0 for t in tables] + [1.0])
-        owns = [max(row.items(), key=lambda kv: kv[1], default=(None, 0.0)) for row in rows]
-        pinned = np.zeros(len(rows), bool)
-        for _ in range(len(rows)):
-            fitted = _fit_tables(m, free, pinned, rounds)
-            kept = np.array([not pinned[i] and t is not None and p > 0.5 and fitted[i, index[t]] < p - 1e-9
-                             for i, (t, p) in enumerate(owns)])
-            if not kept.any():
-                break
-            pinned |= kept  # the ink names a table claimed elsewhere: a duplicate claim, never moved
-        for i, v in enumerate(verdicts):
-            if pinned[i]:
-                continue
-            new = {t: float(fitted[i, index[t]]) for t in tables if fitted[i, index[t]] > 1e-9}
-            if fitted[i, -1] > 1e-9:
-                new[None] = float(fitted[i, -1])
-            if not new:  # every table it could name is filed already (the same paper scanned again)
-                verdicts[i] = _hold(v, "every table this slip may name already has a slip")
-                continue
-            verdicts[i] = decoder.with_tables(v, new)
-    count = claimed_tables(verdicts)
-    colliding = {i for i, v in enumerate(verdicts) if count[v.best.reading.table] > 1 or v.best.reading.table in taken}
-    for i in colliding:
-        v = verdicts[i]
-        if not v.held:
-            verdicts[i] = _hold(v, f"another slip of this round also claims table {v.best.reading.table}")
-    unclaimed = set(decoder.k.tables) - set(count) - taken
-    return hold_unclaimed(hold_contested(verdicts, rows, colliding), rows, unclaimed)
-
-
-# A table at least this share of a slip's own ink names may be the one it belongs to. Seen on
-# held-out hands in a room of 100: table 99 read 79 (its 9 read 7, 9 at 0.02) collided with table
-# 79's own slip, while table 29 read 99 (2 at 0.007) was decided for 99, which no other slip claimed.
-CONTESTED = 0.005
-# A slip whose ink allows more tables than this (its table box empty or unreadable) is filed by the
-# player's name, not by its ink: it holds back no table, and is checked against the tables at filing.
-FEW_TABLES = 3
-
-
-def hold_contested(verdicts: list[Verdict], own: list[dict[int | None, float]], colliding: set[int]) -> list[Verdict]:
-    """Send to review each slip decided for a table a colliding slip may be at, when its own ink
-    may be another table's too (RULES.md §2: one slip per table and round).
-
-    Two slips naming one table say that one of them is misread, so the tables either one's ink
-    allows (`own`: each slip's own table posterior; at least CONTESTED, no more than FEW_TABLES
-    tables so) are open again: the arbiter may file one of them there. A slip decided there whose
-    ink is sure of its table keeps it (both would have to be misread); one whose ink leaves another
-    table at least CONTESTED goes to review, for had it been decided, its table would get two slips
-    and another player none."""
-    open_tables: set[int] = set()
-    for i in colliding:
-        allowed = [t for t, p in own[i].items() if t is not None and p >= CONTESTED]
-        if len(allowed) <= FEW_TABLES:
-            open_tables.update(allowed)
-    out = list(verdicts)
-    for i, v in enumerate(verdicts):
-        t = v.best.reading.table
-        if not v.held and t in open_tables and own[i].get(t, 0.0) <= 1 - CONTESTED:
-            out[i] = _hold(v, f"a slip in review may be table {t}'s")
-    return out
-
-
-def _hold(v: Verdict, why: str) -> Verdict:
-    """The verdict sent to review for `why`, however sure it is; a slip already short of the
-    threshold keeps that doubt on screen."""
-    return replace(v, decided=False, held=why, doubt=why if v.decided else v.doubt)
-
-
-def hold_unclaimed(verdicts: list[Verdict], own: list[dict[int | None, float]], unclaimed: set[int]) -> list[Verdict]:
-    """Send to review each slip decided for its table when its own ink may name a seated table that
-    no slip of the pile names (RULES.md §2: one slip per table and round).
-
-    That table's slip is missing, or without a table, or misread: the seating cannot tell this slip
-    from its neighbour's, only the ink can, so a decision needs the ink sure of its table."""
-    out = list(verdicts)
-    for i, v in enumerate(verdicts):
-        maybe = [] if v.held else sorted(u for u in unclaimed if own[i].get(u, 0.0) >= CONTESTED)
-        if maybe:
-            out[i] = _hold(v, f"table {maybe[0]} has no slip and this one may be its")
-    return out

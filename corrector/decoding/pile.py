@@ -1,0 +1,110 @@
+"""A round's pile decoded at once (RULES.md §2: one slip per table and round): each slip against
+the round (`SlipDecoder.decode`), then its table weighed against every other slip's
+(`seating.seat_pile`), then the slips the seating cannot vouch for held for review."""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from .decoder import SlipDecoder, Verdict
+from .seating import seat_pile
+
+
+def claimed_tables(verdicts: list[Verdict]) -> Counter:
+    """How many slips of a pile most likely name each table. A claim counts whether or not its slip
+    is decided: a slip in review most likely at table t will be filed there by the arbiter, so a
+    slip decided for t alone would be silently doubled."""
+    return Counter(v.best.reading.table for v in verdicts if v.best.reading.table is not None)
+
+
+def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]],
+                 taken: set[int] | None = None) -> list[Verdict]:
+    """Every slip of a round pile, then one slip a table (RULES.md §2: one slip per table and
+    round). Each slip's table posterior becomes its share of every assignment of the pile's slips
+    to tables, no two at one table and none at a table already filed (`taken`), each weighed by
+    the inks (`seating.seat_pile`): a table another slip's ink names for sure is not this slip's,
+    and of two slips read 74, the one whose ink allows a 14 no other slip can be at is at 14. A
+    slip may also be a second slip for the table its ink names most (`priors.json`
+    `table.second`): two slips sure of one table both keep it, and go to review. A slip whose ink
+    names mostly a table filed already is never moved off it (the same paper scanned again).
+    Last, a slip goes to review when another slip most likely names its table too, decided or in
+    review, when its own ink may name a table a colliding slip may be at (`hold_contested`), or a
+    seated table no slip of the pile names (`hold_unclaimed`): there the seating cannot vouch for it."""
+    verdicts = [decoder.decode(r) for r in records]
+    if not verdicts:
+        return []
+    taken = set(taken or ())
+    rows = [v.posterior.tables if v.posterior else {} for v in verdicts]
+    seated = seat_pile(rows, taken, float(decoder.p.table.get("second", 0.0)))
+    for i, v in enumerate(verdicts):
+        if v.posterior is None:
+            continue
+        ink_table, share = max(rows[i].items(), key=lambda kv: kv[1], default=(None, 0.0))
+        if ink_table in taken and share > 0.5:
+            continue  # the ink names a table filed already: the same paper again, never moved off it
+        if not seated[i]:
+            verdicts[i] = _hold(v, "every table this slip may name already has a slip")
+            continue
+        verdicts[i] = decoder.with_tables(v, seated[i])
+    count = claimed_tables(verdicts)
+    colliding = {i for i, v in enumerate(verdicts) if count[v.best.reading.table] > 1 or v.best.reading.table in taken}
+    for i in colliding:
+        v = verdicts[i]
+        if not v.held:
+            verdicts[i] = _hold(v, f"another slip of this round also claims table {v.best.reading.table}")
+    unclaimed = set(decoder.k.tables) - set(count) - taken
+    return hold_unclaimed(hold_contested(verdicts, rows, colliding), rows, unclaimed)
+
+
+# A table at least this share of a slip's own ink names may be the one it belongs to. Seen on
+# held-out hands in a room of 100: table 99 read 79 (its 9 read 7, 9 at 0.02) collided with table
+# 79's own slip, while table 29 read 99 (2 at 0.007) was decided for 99, which no other slip claimed.
+CONTESTED = 0.005
+# A slip whose ink allows more tables than this (its table box empty or unreadable) is filed by the
+# player's name, not by its ink: it holds back no table, and is checked against the tables at filing.
+FEW_TABLES = 3
+
+
+def hold_contested(verdicts: list[Verdict], own: list[dict[int | None, float]], colliding: set[int]) -> list[Verdict]:
+    """Send to review each slip decided for a table a colliding slip may be at, when its own ink
+    may be another table's too (RULES.md §2: one slip per table and round).
+
+    Two slips naming one table say that one of them is misread, so the tables either one's ink
+    allows (`own`: each slip's own table posterior; at least CONTESTED, no more than FEW_TABLES
+    tables so) are open again: the arbiter may file one of them there. A slip decided there whose
+    ink is sure of its table keeps it (both would have to be misread); one whose ink leaves another
+    table at least CONTESTED goes to review, for had it been decided, its table would get two slips
+    and another player none."""
+    open_tables: set[int] = set()
+    for i in colliding:
+        allowed = [t for t, p in own[i].items() if t is not None and p >= CONTESTED]
+        if len(allowed) <= FEW_TABLES:
+            open_tables.update(allowed)
+    out = list(verdicts)
+    for i, v in enumerate(verdicts):
+        t = v.best.reading.table
+        if not v.held and t in open_tables and own[i].get(t, 0.0) <= 1 - CONTESTED:
+            out[i] = _hold(v, f"a slip in review may be table {t}'s")
+    return out
+
+
+def _hold(v: Verdict, why: str) -> Verdict:
+    """The verdict sent to review for `why`, however sure it is; a slip already short of the
+    threshold keeps that doubt on screen."""
+    return replace(v, decided=False, held=why, doubt=why if v.decided else v.doubt)
+
+
+def hold_unclaimed(verdicts: list[Verdict], own: list[dict[int | None, float]], unclaimed: set[int]) -> list[Verdict]:
+    """Send to review each slip decided for its table when its own ink may name a seated table that
+    no slip of the pile names (RULES.md §2: one slip per table and round).
+
+    That table's slip is missing, or without a table, or misread: the seating cannot tell this slip
+    from its neighbour's, only the ink can, so a decision needs the ink sure of its table."""
+    out = list(verdicts)
+    for i, v in enumerate(verdicts):
+        maybe = [] if v.held else sorted(u for u in unclaimed if own[i].get(u, 0.0) >= CONTESTED)
+        if maybe:
+            out[i] = _hold(v, f"table {maybe[0]} has no slip and this one may be its")
+    return out
