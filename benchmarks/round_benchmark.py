@@ -254,7 +254,7 @@ def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: lis
     tally.decode_seconds += time.perf_counter() - t0
     for n, (truth, v) in enumerate(zip(truths, verdicts)):
         expected = decoder.rule(truth.reading())
-        state = "missing" if truth.round is None else "ok" if truth.round == decoder.k.round else "other"
+        state = decoder.round_state(truth.round)
         got = v.best
         right = (got.reading.table, got.outcome, got.round_state) == (truth.table, expected, state)
         decidable = not v.held  # no table, another round, ink ruling it out, a claimed table...: never decided

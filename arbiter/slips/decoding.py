@@ -127,7 +127,7 @@ class DecodeTally:
                        tuple(truth.get("jokers") or ()), truth.get("score"))
         expected = decoder.rule(want)
         got = verdict.best
-        state = "missing" if want.round is None else "ok" if want.round == decoder.k.round else "other"
+        state = decoder.round_state(want.round)
         if (got.reading.table, got.outcome, got.round_state) == (want.table, expected, state):
             self.right += 1
         else:

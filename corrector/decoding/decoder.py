@@ -393,8 +393,9 @@ class SlipDecoder:
         r = self.k.round
         return value is not None and value != r and 1 <= value <= r + 1
 
-    def _round_state(self, value: int | None) -> str:
-        """The round state of a slip whose round box says `value` (RULES.md §2, D 6.2.b)."""
+    def round_state(self, value: int | None) -> str:
+        """The round state of a slip whose round box says `value` (RULES.md §2, D 6.2.b): missing,
+        another round's, or this round's (its number, or one no round of the game has)."""
         return "missing" if value is None else "other" if self._other_round(value) else "ok"
 
     # -- decide --------------------------------------------------------------------------------
@@ -439,7 +440,7 @@ class SlipDecoder:
             return None
         part = max(free.items(), key=lambda kv: kv[1])[0]
         number = self._ink_round(ink)
-        state = self._round_state(number)
+        state = self.round_state(number)
         slip = Slip(0, self.k.round, (), table_written=table_written, round_written=number is not None)
         return state, Outcome.of(apply_warnings(self._decision(part), slip, WrittenMove(*part), self.k.ctx))
 
@@ -529,7 +530,7 @@ class SlipDecoder:
             texts["table"] = _number(r.table, ink.fields["table"])
         if "round" not in ink.qr:
             written = self._ink_round(ink)
-            if written == r.round or self._round_state(written) != "ok":  # not a number no round has
+            if written == r.round or self.round_state(written) != "ok":  # not a number no round has
                 texts["round"] = _number(r.round, ink.fields["round"])
         share = float(self.p.ink.get("overrule_share", 0.0)) if overruling else 0.0
         out = []

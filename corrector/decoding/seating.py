@@ -106,8 +106,8 @@ def pinned_mean_field(rows: list[Row], taken: set[int], rounds: int = 30) -> lis
     """Table posteriors of a group too entangled to enumerate: each slip's own posterior times the
     chance that no other slip is at the table, fitted to a fixed point, where a slip whose ink names
     a table mostly (more than half) is never moved off it and keeps its own posterior (it then
-    collides, and goes to review). Surer than the exact sum where slips pull each other around a
-    loop, so no slip is moved by it, only held where it is or made surer of its own table."""
+    collides, and goes to review). It is surer than the exact sum where slips pull each other
+    around a loop, hence the pin: it never takes a slip off the table its ink names mostly."""
     tables = sorted({t for row in rows for t in row if t is not None} | taken)
     index = {t: j for j, t in enumerate(tables)}
     m = np.zeros((len(rows), len(tables) + 1))  # the last column: no seated table
