@@ -46,7 +46,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from corrector.decoding import Priors, Reading, RoundKnowledge, SlipDecoder, decode_round, load_priors  # noqa: E402
-from corrector.decoding.confusion import fit, load_confusion, save_confusion  # noqa: E402
+from corrector.decoding.confusion import fit_by_confidence, load_confusion, save_confusion  # noqa: E402
 from corrector.decoding.markscores import fit as fit_marks, load_mark_scores, save_mark_scores  # noqa: E402
 from corrector.decoding.evidence import CLASSES, box_distribution  # noqa: E402
 from corrector.decoding.priors import load_priors as priors_from, save_fitted, save_threshold  # noqa: E402
@@ -576,11 +576,12 @@ def main() -> int:
             with open(args.dump, "rb") as f:
                 kept = pickle.load(f)
             args.replay, args.replay_piles, args.dump = args.dump, kept["piles"], None
-        confusion = fit(confusion_boxes(kept["piles"]), CLASSES)
+        confusion = fit_by_confidence(confusion_boxes(kept["piles"]), CLASSES)
         save_confusion(confusion)
         args.confusion = confusion
         print(f"reader confusions fitted on {sum(1 for _ in confusion_boxes(kept['piles']))} calibration boxes, "
-              f"weight {confusion.weight}; stored in corrector/decoding/confusion.json")
+              f"in bands of the reader's confidence split at {', '.join(map(str, confusion.edges))}, weights "
+              f"{', '.join(str(b.weight) for b in confusion.bands)}; stored in corrector/decoding/confusion.json")
         marked = list(mark_boxes(kept["piles"]))
         args.mark_scores = fit_marks(marked)
         save_mark_scores(args.mark_scores)

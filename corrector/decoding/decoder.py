@@ -25,7 +25,7 @@ import numpy as np
 from corrector.judging.decision import Decision, apply_warnings, decide_move
 from corrector.judging.slip import Slip, WrittenMove
 
-from .confusion import Confusion, load_confusion
+from .confusion import ReaderConfusion, load_confusion
 from .markscores import MarkScores, load_mark_scores
 from .evidence import FieldInk, SlipInk, plausible, slip_ink
 from .knowledge import RoundKnowledge
@@ -190,7 +190,7 @@ class SlipDecoder:
     """Decodes the slips of one round; holds the per-round work (legal moves, their priors)."""
 
     def __init__(self, knowledge: RoundKnowledge, priors: Priors | None = None,
-                 confusion: Confusion | None | bool = True, mark_scores: MarkScores | None | bool = True):
+                 confusion: ReaderConfusion | None | bool = True, mark_scores: MarkScores | None | bool = True):
         """`confusion`: the reader's calibrated confusions (True: `confusion.json` when present);
         `mark_scores`: the mark detector's calibrated scores (True: `marks.json` when present)."""
         self.k = knowledge

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .confusion import Confusion
+from .confusion import ReaderConfusion
 from .markscores import MarkScores, seen
 
 CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -181,7 +181,7 @@ def fold_lookalikes(p: np.ndarray, classes: str, holds: str | None) -> np.ndarra
 
 
 def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: float = 0.01,
-              confusion: Confusion | None = None, mark_doubt: float = 0.0,
+              confusion: ReaderConfusion | None = None, mark_doubt: float = 0.0,
               mark_scores: MarkScores | None = None, holds: str | None = None) -> FieldInk:
     """A field of the record: `{text, chars: [...], jokers}` from the scanner, or a plain value;
     `holds`: the classes its boxes can hold (`HOLDS`)."""
@@ -256,7 +256,7 @@ def _qr(text: Any) -> dict[str, int]:
 
 
 def slip_ink(record: Mapping[str, Any], decided_p: float = 0.97, undecided_p: float = 0.01,
-             confusion: Confusion | None = None, mark_doubt: float = 0.0,
+             confusion: ReaderConfusion | None = None, mark_doubt: float = 0.0,
              mark_scores: MarkScores | None = None) -> SlipInk:
     """The evidence of one reading record; a field the record lacks is an empty field."""
     classes = str(record.get("classes") or CLASSES).upper()
