@@ -9,10 +9,10 @@ as data in `confusion.json`.
 
 How often the reader errs depends on how sure it is: on the calibration slips of seed 44, a box
 written or read as a digit was misread 1 time in 700 when read at 0.99 or more, 1 in 30 at
-0.9–0.99, 2 in 5 below 0.9. One matrix
-for all boxes lends a box read at 0.6 the errors of a box read at 0.999 and the other way round, so
-the boxes are fitted in bands of the reader's confidence (`ConfusionByConfidence`, `EDGES`), each
-with its own matrix and λ."""
+0.9–0.99, 2 in 5 below 0.9. One matrix for all boxes lends a box read at 0.6 the errors of a box
+read at 0.999 and the other way round, so the boxes are fitted in bands of the reader's confidence
+(`ConfusionByConfidence`, `EDGES`), each with its own matrix and λ (a band without calibration
+boxes gets λ 0: no evidence, no mixing)."""
 from __future__ import annotations
 
 import json
