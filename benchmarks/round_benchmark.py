@@ -576,10 +576,11 @@ def main() -> int:
             with open(args.dump, "rb") as f:
                 kept = pickle.load(f)
             args.replay, args.replay_piles, args.dump = args.dump, kept["piles"], None
-        confusion = fit_by_confidence(confusion_boxes(kept["piles"]), CLASSES)
+        boxes = list(confusion_boxes(kept["piles"]))
+        confusion = fit_by_confidence(boxes, CLASSES)
         save_confusion(confusion)
         args.confusion = confusion
-        print(f"reader confusions fitted on {sum(1 for _ in confusion_boxes(kept['piles']))} calibration boxes, "
+        print(f"reader confusions fitted on {len(boxes)} calibration boxes, "
               f"in bands of the reader's confidence split at {', '.join(map(str, confusion.edges))}, weights "
               f"{', '.join(str(b.weight) for b in confusion.bands)}; stored in corrector/decoding/confusion.json")
         marked = list(mark_boxes(kept["piles"]))

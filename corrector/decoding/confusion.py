@@ -62,6 +62,11 @@ def fit(boxes: Iterable[tuple[np.ndarray, str]], classes: str, smoothing: float 
     return Confusion(classes, given, best)
 
 
+def band_of(p: np.ndarray, edges: tuple[float, ...]) -> int:
+    """The band of the reader's confidence a box read `p` falls in: 0 below edges[0], k from edges[k-1]."""
+    return int(np.searchsorted(edges, float(p.max()), side="right"))
+
+
 @dataclass(frozen=True)
 class ConfusionByConfidence:
     """One `Confusion` per band of the reader's confidence: `bands[k]` mixes the boxes whose best
@@ -72,7 +77,7 @@ class ConfusionByConfidence:
     bands: tuple[Confusion, ...]
 
     def band(self, p: np.ndarray) -> Confusion:
-        return self.bands[int(np.searchsorted(self.edges, float(p.max()), side="right"))]
+        return self.bands[band_of(p, self.edges)]
 
     def mix(self, p: np.ndarray) -> np.ndarray:
         return self.band(p).mix(p)
@@ -85,11 +90,10 @@ class ConfusionByConfidence:
 def fit_by_confidence(boxes: Iterable[tuple[np.ndarray, str]], classes: str,
                       edges: tuple[float, ...] = EDGES) -> ConfusionByConfidence:
     """`fit` on the boxes of each band of the reader's confidence."""
-    pairs = list(boxes)
-    limits = (0.0, *edges, math.inf)
-    bands = tuple(fit([(p, c) for p, c in pairs if lo <= float(p.max()) < hi], classes)
-                  for lo, hi in zip(limits, limits[1:]))
-    return ConfusionByConfidence(classes, tuple(edges), bands)
+    by_band: list[list[tuple[np.ndarray, str]]] = [[] for _ in range(len(edges) + 1)]
+    for p, c in boxes:
+        by_band[band_of(p, edges)].append((p, c))
+    return ConfusionByConfidence(classes, tuple(edges), tuple(fit(pairs, classes) for pairs in by_band))
 
 
 ReaderConfusion = Confusion | ConfusionByConfidence

@@ -383,7 +383,7 @@ class SlipDecoder:
         for value, ll in number_kbest(f, cl, p.kbest["number"]):
             if self._other_round(value):
                 _add(out, ("other", value), p.log("round", "other") - math.log(r) + ll)
-            elif value is not None and value != r:  # no round of the game: this round's slip, miswritten
+            elif self._miswritten_round(value):
                 _add(out, ("ok", r), p.log("round", "other") - math.log(p.round["spread"]) + ll)
         return out
 
@@ -392,6 +392,11 @@ class SlipDecoder:
         before this one or the next: only then may the slip belong to another round's pile."""
         r = self.k.round
         return value is not None and value != r and 1 <= value <= r + 1
+
+    def _miswritten_round(self, value: int | None) -> bool:
+        """Whether a round number written on the slip is one no round of the game has (a 14 read
+        74): the slip is this round's, its number miswritten, and the ink's reading of it vetoes nothing."""
+        return value is not None and value != self.k.round and not self._other_round(value)
 
     def round_state(self, value: int | None) -> str:
         """The round state of a slip whose round box says `value` (RULES.md §2, D 6.2.b): missing,
@@ -529,8 +534,7 @@ class SlipDecoder:
         if "table" not in ink.qr:
             texts["table"] = _number(r.table, ink.fields["table"])
         if "round" not in ink.qr:
-            written = self._ink_round(ink)
-            if written == r.round or self.round_state(written) != "ok":  # not a number no round has
+            if not self._miswritten_round(self._ink_round(ink)):
                 texts["round"] = _number(r.round, ink.fields["round"])
         share = float(self.p.ink.get("overrule_share", 0.0)) if overruling else 0.0
         out = []
