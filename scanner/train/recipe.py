@@ -37,6 +37,7 @@ class TrainConfig:
     real_digit_share: float = 0.25  # share of digit cells written with real handwritten digits
     monoline_share: float = 0.0  # share of font glyphs redrawn with a round pen (scanner.synth.monoline)
     real_digit_distortion: float = 0.0  # share of real digits drawn again as another writer (cells.REAL_DIGIT_STYLE)
+    writers_apart_digits: bool = False  # also MNIST's test set, by writers of no calibration or held-out digit
     arch: str = "charnet"  # scanner.train.model.ARCHITECTURES
 
 
@@ -48,14 +49,20 @@ def _require_torch():
     return torch
 
 
-def training_digits() -> list[cells.RealDigits]:
-    """Real handwritten digits training may see: scikit-learn's training part and MNIST's."""
-    return [cells.load_real_digits(cells.REAL_DIGIT_TRAIN), mnist.load("train")]
+def training_digits(writers_apart: bool = False) -> list[cells.RealDigits]:
+    """Real handwritten digits training may see: scikit-learn's training part and MNIST's
+    (`mnist.training_parts`)."""
+    return [cells.load_real_digits(cells.REAL_DIGIT_TRAIN), *mnist.training_parts(writers_apart)]
+
+
+def training_digit_labels(writers_apart: bool) -> list[str]:
+    """How `training_digits` is named in a model's recipe."""
+    return [f"sklearn {cells.part_label(cells.REAL_DIGIT_TRAIN)}", *mnist.training_labels(writers_apart)]
 
 
 def _cells_job(args: tuple) -> tuple[np.ndarray, np.ndarray]:
-    split, n, seed, with_real, recipe = args
-    real = training_digits() if with_real else None
+    split, n, seed, with_real, recipe, writers_apart = args
+    real = training_digits(writers_apart) if with_real else None
     font_set = fonts.writers(split)
     return cells.make_cells(list(font_set.paths), n, seed, recipe,
                             real_digits=real, weights=font_set.weights())
@@ -68,28 +75,31 @@ def cell_recipe(cfg: TrainConfig) -> cells.CellRecipe:
 
 
 def build_cells(split: str, n_per_class: int, seed: int, with_real: bool, workers: int,
-                recipe: cells.CellRecipe = cells.CellRecipe()) -> tuple[np.ndarray, np.ndarray]:
+                recipe: cells.CellRecipe = cells.CellRecipe(),
+                writers_apart: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Generate cells in `workers` processes, each with its own seed so the set is reproducible."""
     per = [n_per_class // workers + (1 if i < n_per_class % workers else 0) for i in range(workers)]
-    jobs = [(split, n, seed * 100 + i, with_real, recipe) for i, n in enumerate(per)]
+    jobs = [(split, n, seed * 100 + i, with_real, recipe, writers_apart) for i, n in enumerate(per)]
     with get_context("fork").Pool(workers) as pool:
         parts = pool.map(_cells_job, jobs)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
 def _slips_job(args: tuple) -> tuple[np.ndarray, np.ndarray]:
-    split, n, seed = args
+    split, n, seed, writers_apart = args
     from scanner.template import load_template
     from scanner.train.slipcells import slip_cells
 
-    return slip_cells(load_template("duplicat"), list(fonts.writers(split).paths), n, seed,
-                      real_digits=mnist.load("train"))
+    parts = mnist.training_parts(writers_apart)
+    real = (np.concatenate([i for i, _ in parts]), np.concatenate([lab for _, lab in parts]))
+    return slip_cells(load_template("duplicat"), list(fonts.writers(split).paths), n, seed, real_digits=real)
 
 
-def build_slip_cells(split: str, n_slips: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
+def build_slip_cells(split: str, n_slips: int, seed: int, workers: int,
+                     writers_apart: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Cells cut by the scanner itself from n_slips rendered slips (same distribution as at scan time)."""
     per = [n_slips // workers + (1 if i < n_slips % workers else 0) for i in range(workers)]
-    jobs = [(split, n, seed * 100 + 50 + i) for i, n in enumerate(per) if n]
+    jobs = [(split, n, seed * 100 + 50 + i, writers_apart) for i, n in enumerate(per) if n]
     with get_context("fork").Pool(workers) as pool:
         parts = pool.map(_slips_job, jobs)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
@@ -229,9 +239,10 @@ def train_reader(out: Path, cfg: TrainConfig = TrainConfig(), log=lambda s: None
 
     torch.set_num_threads(cfg.threads)
     t0 = time.time()
-    x, y = build_cells("train", cfg.n_per_class, cfg.seed, True, cfg.workers, cell_recipe(cfg))
+    x, y = build_cells("train", cfg.n_per_class, cfg.seed, True, cfg.workers, cell_recipe(cfg),
+                       cfg.writers_apart_digits)
     if cfg.train_slips:
-        xs, ys = build_slip_cells("train", cfg.train_slips, cfg.seed, cfg.workers)
+        xs, ys = build_slip_cells("train", cfg.train_slips, cfg.seed, cfg.workers, cfg.writers_apart_digits)
         x, y = np.concatenate([x, xs]), np.concatenate([y, ys])
     log(f"{len(x)} training cells in {time.time() - t0:.0f} s")
     model = build(cfg.arch, len(cells.CLASSES))
@@ -254,7 +265,7 @@ def _finish(model, out: Path, cfg: TrainConfig, extra: dict, log, seconds: float
     torch.save(model.state_dict(), out.with_suffix(".pt"))
     recipe = {**asdict(cfg), **extra, **training_faces(), "font_split": "scanner/synth/fonts.py",
               "fontsource_split": "scanner/synth/fontsource.py", **calibration_data(),
-              "real_digits_train": [f"sklearn {cells.part_label(cells.REAL_DIGIT_TRAIN)}", mnist.label("train")],
+              "real_digits_train": training_digit_labels(cfg.writers_apart_digits),
               "real_digits_eval": [cells.part_label(cells.REAL_DIGIT_EVAL), mnist.label("test")]}
     meta = ReaderMeta(cells.CLASSES, 32, temperature, threshold, cfg.target_error, recipe, metrics)
     meta.save(meta_path(out))
@@ -307,7 +318,8 @@ def finetune_reader(base: Path, samples_dir: Path, out: Path, cfg: TrainConfig =
     model.load_state_dict(torch.load(weights, map_location="cpu"))
     xs, ys = load_samples(samples_dir, cells.CLASSES)
     log(f"{len(xs)} corrected cells from {samples_dir}")
-    xr, yr = build_cells("train", max(cfg.n_per_class // 8, 10), cfg.seed + 7, True, cfg.workers)
+    xr, yr = build_cells("train", max(cfg.n_per_class // 8, 10), cfg.seed + 7, True, cfg.workers,
+                         writers_apart=cfg.writers_apart_digits)
     x = np.concatenate([xr, np.repeat(xs, repeat, axis=0)])
     y = np.concatenate([yr, np.repeat(ys, repeat)])
     fit(model, x, y, cfg, epochs, cfg.learning_rate / 5, log)

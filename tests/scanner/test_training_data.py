@@ -82,6 +82,24 @@ def test_the_committed_model_names_exactly_the_fonts_it_was_trained_on():
     assert not set(recipe["fonts_calibration"]) & set(fonts.split_entries(fonts.HELD_OUT))
 
 
+def test_the_committed_models_name_exactly_the_real_digits_they_were_trained_on():
+    """The shipped reader's and the checkpoints' real training digits are the ones their options
+    draw, and never a part that calibrates or measures; the writers-apart checkpoint drew on them."""
+    from scanner.reader import DEFAULT_MODEL, ReaderMeta, meta_path
+    from scanner.train import mnist
+    from scanner.train.recipe import training_digit_labels
+
+    checkpoints = DEFAULT_MODEL.parent / "checkpoints"
+    sidecars = [meta_path(DEFAULT_MODEL), checkpoints / "stage8-digits.json",
+                checkpoints / "stage10-writers-apart.json"]
+    for sidecar in sidecars:
+        recipe = ReaderMeta.load(sidecar).recipe
+        apart = recipe.get("writers_apart_digits", False)
+        assert recipe["real_digits_train"] == training_digit_labels(apart), sidecar.name
+        assert not {mnist.label("calibration"), mnist.label("test")} & set(recipe["real_digits_train"])
+        assert apart == (sidecar.name == "stage10-writers-apart.json")
+
+
 def test_no_never_used_face_in_any_split_or_in_the_shipped_recipe():
     """Faces listed by hash in never-used-faces.sha256 are never trained, calibrated or measured on."""
     import json
@@ -157,6 +175,24 @@ def test_mnist_parts_are_disjoint_and_only_the_first_half_is_kept():
     assert sum(sizes) == len(labels)
     train, test = mnist.load("train")[0], mnist.load("test")[0]
     assert not {a.tobytes() for a in train[:200]} & {b.tobytes() for b in test}
+
+
+def test_the_writers_apart_digits_are_mnist_test_set_and_share_no_digit_with_the_first_half():
+    """mnist.load_writers_apart: MNIST's 10,000 test digits, none of them a digit of the first half
+    (whose calibration and held-out parts measure the reader), and only training draws on them."""
+    from scanner.train import mnist, recipe
+
+    images, labels = mnist.load_writers_apart()
+    assert images.shape == (10000, 28, 28) and images.dtype == np.uint8
+    counts = np.bincount(labels, minlength=10)  # MNIST's published test-set counts
+    assert counts.tolist() == [980, 1135, 1032, 1010, 982, 892, 958, 1028, 974, 1009]
+    first_half = {a.tobytes() for a in mnist._all()[0]}
+    assert not first_half & {a.tobytes() for a in images}
+    assert [len(lab) for _, lab in mnist.training_parts(False)] == [len(mnist.load("train")[1])]
+    with_apart = recipe.training_digits(writers_apart=True)
+    assert sum(len(lab) for _, lab in with_apart) == 1000 + len(mnist.load("train")[1]) + 10000
+    assert any("test set" in name for name in recipe.training_digit_labels(True))
+    assert not any("test set" in name for name in recipe.training_digit_labels(False))
 
 
 def test_a_typeface_letter_is_redrawn_as_printed_with_one_round_pen():
@@ -264,3 +300,25 @@ def test_a_recalibration_records_the_faces_it_calibrated_on(tmp_path):
     recipe = json.loads(meta_path(model).read_text())["recipe"]
     assert recipe["fontsource_calibration"] == list(fontsource.CALIBRATION) == meta.recipe["fontsource_calibration"]
     assert recipe["fonts_calibration"] == fonts.split_entries(fonts.CALIBRATION)
+
+
+def test_reader_train_takes_the_writers_apart_digits_only_when_asked(monkeypatch, tmp_path):
+    """`fluturas reader train --writers-apart-digits` sets the recipe's option (the run itself is
+    replaced: tests never train)."""
+    from click.testing import CliRunner
+
+    from cli import main
+    from scanner.reader import ReaderMeta
+    from scanner.train import recipe
+
+    seen = []
+
+    def capture(out, cfg, log):
+        seen.append(cfg)
+        return ReaderMeta(cells.CLASSES, 32, 1.0, 0.99, 0.0, {}, {})
+
+    monkeypatch.setattr(recipe, "train_reader", capture)
+    for flags in ([], ["--writers-apart-digits"]):
+        run = CliRunner().invoke(main, ["reader", "train", "--out", str(tmp_path / "m.onnx"), *flags])
+        assert run.exit_code == 0, run.output
+    assert [cfg.writers_apart_digits for cfg in seen] == [False, True]
