@@ -49,11 +49,11 @@ def build_writers_apart(data_dir: Path, out: Path) -> None:
     np.savez_compressed(out, images=images, labels=labels)
 
 
+BUILDS = {"first-half": (build_first_half, "mnist-first-half.npz"),
+          "writers-apart": (build_writers_apart, "mnist-writers-apart.npz")}
+
 if __name__ == "__main__":
-    kind, source = sys.argv[1], Path(sys.argv[2])
-    if kind == "first-half":
-        build_first_half(source, HERE / "mnist-first-half.npz")
-    elif kind == "writers-apart":
-        build_writers_apart(source, HERE / "mnist-writers-apart.npz")
-    else:
-        sys.exit(f"build_mnist.py: unknown file kind {kind!r} (first-half or writers-apart)")
+    if len(sys.argv) != 3 or sys.argv[1] not in BUILDS:
+        sys.exit("usage: build_mnist.py first-half|writers-apart SOURCE_DIR (see the docstring)")
+    build, name = BUILDS[sys.argv[1]]
+    build(Path(sys.argv[2]), HERE / name)
