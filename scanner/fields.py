@@ -121,6 +121,8 @@ class MarkSearch:
     looked for once every ring is gone, so that no arc is taken for a dot.
     """
 
+    judge_rings = True  # the ring judge weighs each ring fitted (`marks.judged`)
+
     def __init__(self, work: np.ndarray, f: Field, s: float) -> None:
         self.work, self.field, self.s = work, f, s
         self.jokers: list[str | None] = [None] * len(f.boxes)
@@ -145,7 +147,7 @@ class MarkSearch:
             self.found.pop(i, None)
             return
         crop, inner, avoid = seen
-        self.found[i] = find_marks(crop, inner, self.s, PAPER, kinds, avoid)
+        self.found[i] = find_marks(crop, inner, self.s, PAPER, kinds, avoid, self.judge_rings)
         self.scores[i].update(self.found[i].scores)
 
     def take(self, i: int, kind: str) -> None:

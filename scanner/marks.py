@@ -8,6 +8,8 @@ centre: along each of `DIRECTIONS` rays the ink runs are listed, an ellipse is f
 nearest to it in each direction (starting from a few guesses: the box, the letter, a ring outside
 the letter) and refitted on its own runs. It is a circle when it covers most directions, fits
 them closely and holds a letter inside that does not touch it much; an O or a Q holds nothing.
+The ring judge (`ringjudge`) weighs the best ring fitted again, taken by these rules or not: it finds
+the circles they turn down (a letter touching its ring, a ring drawn wide around a large letter).
 A dot is a blob at the letter's lower right, apart or touching: two shape rules find it, and the dot
 judge (`dotjudge`, learned from drawn slips) tells it from the letter's own thick places.
 Every kind gets a confidence in 0..1; 0.5 is the decision line.
@@ -19,7 +21,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from scanner import dotjudge
+from scanner import dotjudge, ringjudge
 from scanner.glyph import INK_LEVEL, ink_map
 
 DIRECTIONS = 64  # rays of the polar search
@@ -40,6 +42,12 @@ PEN_DOT_MM = (0.6, 1.0)  # a ballpoint dot's diameter
 PEN_REACH = 0.25  # how far right of the box a dot is looked for (mm)
 TICK_INK = 0.06  # inked share of a tick-box's centre that counts as ticked
 DECIDE = 0.5
+RULES_RADIUS_MM = (1.2, 6.5)  # the half-axes of a ring the shape rules take
+RADIUS_MM = (1.2, 8.5)  # of a ring shown to the ring judge: a ring drawn wide around a large letter
+# How sure the ring judge must be of a ring the rules turned down: on the judge's calibration check
+# the circles among those rings scored 0.988 or more but three, the plain letters 0.74 at most; a heavy
+# B of a calibration hand, its loops around its strokes, 0.93
+OVERRULE_RULES = 0.98
 
 
 @dataclass(frozen=True)
@@ -47,12 +55,29 @@ class MarkResult:
     kind: str | None  # "circle" | "dot" | None
     cleaned: np.ndarray  # grey crop with the mark erased (paper where it was)
     scores: dict[str, float] = field(default_factory=dict)  # confidence of each kind tested
+    ring: RingShape | None = None  # the best ring fitted around the letter, taken or not
+
+
+@dataclass(frozen=True)
+class RingShape:
+    """What the shape rules measured of a ring fitted around a letter, kept whether they took it or
+    not: the ring judge (`ringjudge`) weighs the same ring again from its ink."""
+
+    ellipse: tuple  # cv2 ellipse ((cx, cy), (w, h), angle), crop pixels
+    erase: np.ndarray  # bool mask of the ring's ink in the crop
+    score: float  # the rules' score of its cover and closeness (`_ring_score`)
+    cover: float
+    closeness: float  # median distance of its runs to the ellipse, relative to the radius
+    extent: float  # height of the ink inside, relative to the ring's
+    touching: float  # share of the ink inside that meets the ring
+    holds_letter: bool  # the rules' verdict: a letter inside, not a letter's own bowl
 
 
 @dataclass(frozen=True)
 class Ring:
     score: float
     erase: np.ndarray | None  # bool mask of the ring's ink in the crop; None when no ring was found
+    shape: RingShape | None = None  # the best ring fitted, taken or not; None when none fitted
 
 
 def _runs(polar: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -149,8 +174,9 @@ def _judge(ink: np.ndarray, p0: np.ndarray, ellipse, dirs: np.ndarray, r: np.nda
     fit = float(np.median(np.abs(r - hits[dirs]) / hits[dirs]))
     (_, _), (w, h), _ = ellipse
     score = _ring_score(cover, fit)
-    if score <= 0.1 or not (1.2 * s <= min(w, h) / 2 and max(w, h) / 2 <= 6.5 * s):
+    if score <= 0.1 or not (RADIUS_MM[0] * s <= min(w, h) / 2 and max(w, h) / 2 <= RADIUS_MM[1] * s):
         return Ring(min(score, 0.1), None)
+    sized = RULES_RADIUS_MM[0] * s <= min(w, h) / 2 and max(w, h) / 2 <= RULES_RADIUS_MM[1] * s
     # the ring's ink: pixels near the pen line, its radius interpolated between the directions found
     # (across gaps of at most 3 directions: an open ring's gap is left alone)
     ys, xs = np.nonzero(ink)
@@ -185,9 +211,12 @@ def _judge(ink: np.ndarray, p0: np.ndarray, ellipse, dirs: np.ndarray, r: np.nda
         main = pieces == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))  # the letter, not a neighbour's stroke
         labels = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)[1]
         holds_letter = not np.intersect1d(labels[main], labels[erase]).size
+    shape = RingShape(ellipse, erase, score, cover, fit, float(extent), touching, bool(holds_letter and sized))
+    if not sized:
+        return Ring(min(score, 0.1), None, shape)
     if not holds_letter:
-        return Ring(0.25 * score, None)
-    return Ring(score, erase if score > DECIDE else None)
+        return Ring(0.25 * score, None, shape)
+    return Ring(score, erase if score > DECIDE else None, shape)
 
 
 def _lines_the_ring(rest: np.ndarray, erase: np.ndarray, apart: np.ndarray) -> bool:
@@ -434,12 +463,13 @@ def _guesses(box: tuple[float, float, float, float], xs: np.ndarray, ys: np.ndar
 
 def find_marks(gray: np.ndarray, box: tuple[float, float, float, float], px_per_mm: float,
                paper: float | None = None, kinds: tuple[str, ...] = ("circle", "dot"),
-               avoid: np.ndarray | None = None) -> MarkResult:
+               avoid: np.ndarray | None = None, judge_rings: bool = True) -> MarkResult:
     """Look for a circle, then a dot, on a crop that extends beyond the box (box given in crop pixels).
 
     The scanner looks for circles in every box of a field first and for dots afterwards (`kinds`), so
     that no box sees the arc of a neighbour's ring as its own mark; `avoid` (crop mask) marks where
-    rings were erased.
+    rings were erased. Without `judge_rings` the shape rules alone decide a ring (the ring judge's
+    training draws its examples so).
     """
     paper = 255.0 if paper is None else paper
     level = ink_map(gray, paper)
@@ -454,6 +484,7 @@ def find_marks(gray: np.ndarray, box: tuple[float, float, float, float], px_per_
     ring = Ring(0.0, None)
     if "circle" in kinds:
         ring = find_ring(ink, (bx + float(xs.mean()), by + float(ys.mean())), _guesses(box, xs, ys, s), s)
+        ring = judged(ring, level, box) if judge_rings else ring
         scores["circle"] = ring.score
     cleaned = gray
     if ring.erase is not None:
@@ -468,7 +499,19 @@ def find_marks(gray: np.ndarray, box: tuple[float, float, float, float], px_per_
         cleaned = gray.copy()
         cleaned[cv2.dilate(dot_ink.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)] = paper
     kind = "circle" if ring.erase is not None else "dot" if dot_ink is not None else None
-    return MarkResult(kind, cleaned, scores)
+    return MarkResult(kind, cleaned, scores, ring.shape)
+
+
+def judged(ring: Ring, level: np.ndarray, box: tuple[float, float, float, float]) -> Ring:
+    """The ring judge's verdict on the ring the rules fitted (`ringjudge`), where the judge is shipped;
+    the rules' own otherwise, and where they fitted no ring at all."""
+    judge = ringjudge.shipped()
+    if judge is None or ring.shape is None:
+        return ring
+    p = judge.probability(ringjudge.features(level, box, ring.shape))
+    if not ring.shape.holds_letter and p < OVERRULE_RULES:
+        p *= DECIDE / OVERRULE_RULES  # a ring the rules turned down is taken only when the judge is that sure
+    return Ring(p, ring.shape.erase if p > DECIDE else None, ring.shape)
 
 
 def tick_score(gray: np.ndarray, paper: float | None = None,

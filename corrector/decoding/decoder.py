@@ -107,6 +107,7 @@ class _Posterior:
     rounds: dict[tuple[str, int | None], float]
     by_written: dict[bool, dict["Outcome", tuple[float, MovePart]]]
     ink_alone: tuple[str, "Outcome"] | None = None  # round state and ruling of the ink's best reading
+    reader_alone: tuple[str, "Outcome"] | None = None  # the same on the reader's own, unmixed reading
 
 
 @dataclass(frozen=True)
@@ -270,6 +271,36 @@ class SlipDecoder:
         word_ink, pos_ink = ink.fields["word"], ink.fields["position"]
         pos_ll = position_logliks(pos_ink, cl)
         marks = _Marks(word_ink.mark)
+        free_parts = self._free_parts(ink)
+        floor = max(free_parts.values()) - p.prune if free_parts else -math.inf
+        # the legal moves of the round and their near-misses (RULES.md §3)
+        legal_parts: dict[MovePart, float] = {}
+        if self.k.moves:
+            words = _WordLikelihood(word_ink, list(self.k.words), cl)
+            wl_all = words.bound + self.move_prior
+            # an upper bound per move: its own position written cleanly, or the best near-miss
+            w = p.written
+            near = max(pos_ll.values()) + math.log(max(w["inverted"], w["one_sign"] / 28))
+            own = np.array([pos_ll.get(m.position, -50.0) for m in self.k.moves]) + math.log(w["clean"])
+            best_mark = marks(()) + float(np.maximum(marks.gain, 0).sum())
+            bound = wl_all + np.maximum(own, near) + best_mark
+            scores: dict[int, list] = {}
+            for i in np.argsort(-bound)[:p.max_moves]:
+                if bound[i] < floor:
+                    break
+                m = self.k.moves[i]
+                if m.score not in scores:
+                    scores[m.score] = self._score_options(ink, m.score)
+                wl = functools.partial(words, int(i), prior=float(self.move_prior[i]))
+                self._expand(m, wl, pos_ll, marks, scores[m.score], floor, legal_parts)
+        return legal_parts, free_parts
+
+    def _free_parts(self, ink: SlipInk) -> dict[MovePart, float]:
+        """The free readings of the move: any string the grammar allows, with its log weight."""
+        p, cl = self.p, ink.classes
+        word_ink, pos_ink = ink.fields["word"], ink.fields["position"]
+        pos_ll = position_logliks(pos_ink, cl)
+        marks = _Marks(word_ink.mark)
         free_parts: dict[MovePart, float] = {}
         # the free reading: the k best strings of each field, any string the grammar allows
         positions = sorted(pos_ll.items(), key=lambda kv: -kv[1])[:p.kbest["position"]]
@@ -298,28 +329,7 @@ class SlipDecoder:
                     base = free + pl + wl + marks(jokers) + alt * n + self._outside(word) + self._spelled(word)
                     for score, sl in scores:
                         _add(free_parts, (pos, word, jokers, score), base + sl)
-        floor = max(free_parts.values()) - p.prune if free_parts else -math.inf
-        # the legal moves of the round and their near-misses (RULES.md §3)
-        legal_parts: dict[MovePart, float] = {}
-        if self.k.moves:
-            words = _WordLikelihood(word_ink, list(self.k.words), cl)
-            wl_all = words.bound + self.move_prior
-            # an upper bound per move: its own position written cleanly, or the best near-miss
-            w = p.written
-            near = max(pos_ll.values()) + math.log(max(w["inverted"], w["one_sign"] / 28))
-            own = np.array([pos_ll.get(m.position, -50.0) for m in self.k.moves]) + math.log(w["clean"])
-            best_mark = marks(()) + float(np.maximum(marks.gain, 0).sum())
-            bound = wl_all + np.maximum(own, near) + best_mark
-            scores: dict[int, list] = {}
-            for i in np.argsort(-bound)[:p.max_moves]:
-                if bound[i] < floor:
-                    break
-                m = self.k.moves[i]
-                if m.score not in scores:
-                    scores[m.score] = self._score_options(ink, m.score)
-                wl = functools.partial(words, int(i), prior=float(self.move_prior[i]))
-                self._expand(m, wl, pos_ll, marks, scores[m.score], floor, legal_parts)
-        return legal_parts, free_parts
+        return free_parts
 
     def _expand(self, m, wl: Callable[[tuple[int, ...]], float], pos_ll: dict[str, float], marks: _Marks,
                 scores: list, floor: float, parts: dict[MovePart, float]) -> None:
@@ -436,7 +446,9 @@ class SlipDecoder:
                 entry[0].append(weight)
             total = _logsumexp([w for ws, _ in outcomes.values() for w in ws])
             by_written[written] = {o: (math.exp(_logsumexp(ws) - total), part) for o, (ws, part) in outcomes.items()}
-        return self._combine(_Posterior(ink, tables, rounds, by_written, self._ink_alone(ink, free, table_written)))
+        own = self._free_parts(ink.as_reader_reads())  # without the confusions' pull
+        return self._combine(_Posterior(ink, tables, rounds, by_written, self._ink_alone(ink, free, table_written),
+                                        self._ink_alone(ink, own, table_written)))
 
     def _ink_alone(self, ink: SlipInk, free: dict[MovePart, float], table_written: bool) -> tuple[str, Outcome] | None:
         """The ruling on the ink's own best reading of every field (no prior): the decoder may
@@ -469,16 +481,20 @@ class SlipDecoder:
                         combos.append(Candidate(Reading(table, number, part[0], part[1], part[2], part[3]),
                                                 prob, outcome, state))
         combos.sort(key=lambda c: -c.probability)
-        return replace(self._verdict(ink, _merge(combos), post.ink_alone), posterior=post)
+        return replace(self._verdict(ink, _merge(combos), post.ink_alone, post.reader_alone), posterior=post)
 
-    def _verdict(self, ink: SlipInk, combos: list[Candidate], ink_alone: tuple[str, Outcome] | None) -> Verdict:
+    def _verdict(self, ink: SlipInk, combos: list[Candidate], ink_alone: tuple[str, Outcome] | None,
+                 reader_alone: tuple[str, Outcome] | None = None) -> Verdict:
         best = combos[0]
         rest = sorted(combos[1:8], key=lambda c: (-abs(c.outcome.credited - best.outcome.credited), -c.probability))
         cands = tuple([best] + [_with_boxes(c, best, ink) for c in rest])
         agrees = ink_alone is None or ink_alone == (best.round_state, best.outcome)
         sure = best.probability >= (self.p.threshold if agrees else self.p.threshold_overrule)
         ink = _as_read(ink, best.reading)
-        veto = self._ruled_out(ink, best.reading, overruling=not agrees)
+        # a ruling the reader's own reading does not give, borrowed from what its confusions make
+        # likely (a 2 read L is most often a 1), needs each character's share of its box as well
+        reader_agrees = reader_alone is None or reader_alone == (best.round_state, best.outcome)
+        veto = self._ruled_out(ink, best.reading, overruling=not (agrees and reader_agrees))
         gaps = [name for name, f in ink.fields.items() if f.gap]
         clear = self._word_clarity(ink) if best.outcome.status == "incorrect" and best.reading.word else 1.0
         elsewhere = best.reading.table is None or best.round_state == "other"  # no outcome at this round's table

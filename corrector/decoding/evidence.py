@@ -96,6 +96,17 @@ class SlipInk:
     def index(self, ch: str) -> int:
         return self.classes.find(ch)
 
+    def as_reader_reads(self) -> "SlipInk":
+        """The slip as the reader itself reads it, before the confusion mix: what its ink alone
+        says, which a legal move's pull must overrule, not borrow."""
+        def own(f: FieldInk) -> FieldInk:
+            if f.reader_logp is None:
+                return f
+            written = f.as_written_reader_logp if f.as_written_reader_logp is not None else f.as_written_logp
+            return replace(f, logp=f.reader_logp, reader_logp=None, as_written_logp=written,
+                           as_written_reader_logp=None)
+        return replace(self, fields={name: own(f) for name, f in self.fields.items()})
+
 
 def box_distribution(char: Mapping[str, Any], classes: str) -> np.ndarray:
     """The reader's distribution over `classes` for one box: `probs`, else `top_k` with the rest

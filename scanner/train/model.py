@@ -68,18 +68,20 @@ def build(arch: str, n_classes: int) -> nn.Module:
     return ARCHITECTURES[name](n_classes)
 
 
-class DotNet(nn.Module):
-    """The dot judge (`scanner.dotjudge`): a few convolutions on the letter's lower right (24x24), fewer on
-    the whole box (12x12), the two shape rules' scores beside them; one logit. Takes the judge's flat
-    feature vector, so that the ONNX export reads exactly what `dotjudge.features` gives."""
+class MarkNet(nn.Module):
+    """A mark judge (`scanner.markjudge`): a few convolutions on a near view of the mark (patch x patch),
+    fewer on a second view (context x context), the shape rules' numbers (`extras`) beside them; one
+    logit. The dot judge looks at the letter's lower right (24) and the whole box (12) with two
+    scores; the ring judge at the ring (32) and what it holds (16) with ten. Takes the judge's flat
+    feature vector, so that the ONNX export reads exactly what the judge's `features` gives."""
 
-    def __init__(self, patch: int = 24, context: int = 12) -> None:
+    def __init__(self, patch: int = 24, context: int = 12, extras: int = 2) -> None:
         super().__init__()
         self.patch, self.context = patch, context
         self.corner = nn.Sequential(*_block(1, 16), nn.MaxPool2d(2), *_block(16, 32), nn.MaxPool2d(2),
                                     *_block(32, 32), nn.Flatten())
         self.whole = nn.Sequential(*_block(1, 8), nn.MaxPool2d(2), nn.Flatten())
-        inputs = 32 * (patch // 4) ** 2 + 8 * (context // 2) ** 2 + 2
+        inputs = 32 * (patch // 4) ** 2 + 8 * (context // 2) ** 2 + extras
         self.head = nn.Sequential(nn.Dropout(0.3), nn.Linear(inputs, 64), nn.ReLU(inplace=True), nn.Linear(64, 1))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:

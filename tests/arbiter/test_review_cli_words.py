@@ -24,7 +24,7 @@ def test_review_shows_the_crop_and_numbers_the_candidates_as_the_web_page(tmp_pa
     store = open_store(db)
     with store.session() as s:
         demo_game = get_game(s).id
-    review_game = replay_round_for_review(store, demo_game)
+    review_game, _undecided = replay_round_for_review(store, demo_game)
     crops = tmp_path / "crops"
     result = CliRunner().invoke(main, ["review", "--db", str(db), "--game", str(review_game), "--arbiter", "ana",
                                        "--crops", str(crops)], input="2\n\nq\n")

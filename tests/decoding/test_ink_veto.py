@@ -181,3 +181,26 @@ def test_the_share_asked_of_an_overruling_reading_is_calibrated_and_spares_a_nea
     assert strict.decode(agreeing).ruled_out == ()
     allowed = plausible(np.log(np.array([[0.6, 0.3, 0.05, 0.05]])), 0.99, 0.01, share=0.1)
     assert allowed.tolist() == [[True, True, False, False]]
+
+
+def test_RULES_3_a_ruling_the_confusions_lend_and_the_reader_does_not_read_needs_the_share(dec):
+    """The ink alone is read from the boxes mixed with the reader's confusions, in which a box read J
+    may be mostly an N: the legal move then agrees with it, and only the reader's own reading (J,
+    ARDEIJID: not a word) says the ruling is borrowed. Such a ruling needs each letter's share of its
+    box as an overruling one does (a 2A read L 0.55, 2 0.28, 1 0.04 was credited as the legal 1A at
+    0.9992 on a calibration pile)."""
+    from corrector.decoding.confusion import Confusion
+
+    given = np.eye(len(CLASSES))
+    j, n = CLASSES.index("J"), CLASSES.index("N")
+    given[j, j], given[j, n] = 0.1, 0.9  # what was written where the reader read J: mostly N
+    lending = Confusion(CLASSES, given, 0.9)
+    strict = replace(dec.p, ink={**dec.p.ink, "overrule_share": 0.1})
+    v = SlipDecoder(dec.k, strict, confusion=lending).decode(_ardeiiid(LOST))
+    assert v.agrees, "the mixed ink alone reads the legal move"
+    assert v.best.reading.word == "ARDEIIND" and not v.decided and v.ruled_out == (("word", 6),)
+    assert "not N" in v.doubt
+    # without the lent N the reader's own reading is the legal move's: nothing borrowed, nothing asked
+    agreeing = record(3, 7, 74, "H5", "ARDEIIND")
+    agreeing["fields"]["depunere"]["chars"][6] = crafted_box({"N": 0.9, "J": 0.05, "I": 0.05})
+    assert SlipDecoder(dec.k, strict, confusion=lending).decode(agreeing).ruled_out == ()

@@ -47,5 +47,5 @@ def test_the_training_recipe_draws_its_examples_as_the_scanner_looks():
     assert len(ex.views) >= 3
     width = dotjudge.PATCH ** 2 + dotjudge.CONTEXT ** 2 + 2
     assert {len(v) for v in ex.views} == {width}
-    assert all(d == int(w.startswith("dot")) for d, w in zip(ex.dot, ex.ways))
+    assert all(d == int(w.startswith("dot")) for d, w in zip(ex.marked, ex.ways))
     assert dotjudge.shipped().probabilities(np.stack(ex.views)).shape == (len(ex.views),)  # one per box

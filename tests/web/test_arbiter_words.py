@@ -111,7 +111,7 @@ def crawl(page, url: str, lang: str, seeds: tuple[str, ...], names: tuple[str, .
 
 @pytest.mark.parametrize("lang", ["ro", "en"])
 def test_no_code_on_any_page_in_either_language(browser, serve, demo_store, lang):
-    store, demo_game, review_game, out = demo_store
+    store, demo_game, review_game, _undecided, out = demo_store
     seeds = ("/queue", "/round?round=1", "/hall", "/results", "/results/1", "/results/5", "/audit", "/login",
              "/day", "/day?round=1", "/grid?round=1", "/players", "/game/new")
     names = typed_names(store)
@@ -164,7 +164,7 @@ def test_the_rulings_in_the_rulebooks_words():
 
 def test_the_sheet_notes_speak_the_arbiters_words(demo_store):
     """The exported sheet's cell notes (a warning, a penalty, an incorrect move) read back with openpyxl."""
-    store, demo_game, _review_game, out = demo_store
+    store, demo_game, _review_game, _undecided, out = demo_store
     client = create_app(store, demo_game, image_roots=(out,)).test_client()
     sheet = load_workbook(io.BytesIO(client.get("/export/xlsx").data))
     notes = [c.comment.text for ws in sheet.worksheets for row in ws.iter_rows() for c in row if c.comment]
@@ -258,7 +258,7 @@ def test_every_form_refuses_bad_input_in_the_pages_language(browser, serve, demo
     on a Romanian page, no option of the CLI, no untranslated fallback — and no code."""
     from arbiter.review.review import queue
 
-    store, demo_game, review_game, out = demo_store
+    store, demo_game, review_game, _undecided, out = demo_store
     with store.session() as s:
         item_id = queue(s, review_game)[0].item_id
     page = browser.new_page(viewport={"width": 1366, "height": 768})
