@@ -21,12 +21,18 @@ MODEL = Path(__file__).parent / "models" / "dots.onnx"
 PATCH = 24  # the letter's lower right, resampled to PATCH x PATCH
 CONTEXT = 12  # the whole box and a little around it, CONTEXT x CONTEXT
 REACH_MM = 0.8  # how far beyond the box's right and bottom edges both views reach
+RULES = 2  # the blob rule's and the ballpoint rule's scores beside the two views
 
 
 @lru_cache(maxsize=1)
 def shipped() -> MarkJudge | None:
     """The judge shipped with the scanner; None when its weights are absent (the shape rules decide then)."""
     return MarkJudge(MODEL) if MODEL.exists() else None
+
+
+def width() -> int:
+    """Length of a row of `features`."""
+    return PATCH ** 2 + CONTEXT ** 2 + RULES
 
 
 def features(level: np.ndarray, box: tuple[float, float, float, float], s: float, blob: float, pen: float) -> np.ndarray:

@@ -271,7 +271,7 @@ class SlipDecoder:
         word_ink, pos_ink = ink.fields["word"], ink.fields["position"]
         pos_ll = position_logliks(pos_ink, cl)
         marks = _Marks(word_ink.mark)
-        free_parts = self._free_parts(ink)
+        free_parts = self._free_parts(ink, pos_ll, marks)
         floor = max(free_parts.values()) - p.prune if free_parts else -math.inf
         # the legal moves of the round and their near-misses (RULES.md §3)
         legal_parts: dict[MovePart, float] = {}
@@ -295,12 +295,14 @@ class SlipDecoder:
                 self._expand(m, wl, pos_ll, marks, scores[m.score], floor, legal_parts)
         return legal_parts, free_parts
 
-    def _free_parts(self, ink: SlipInk) -> dict[MovePart, float]:
-        """The free readings of the move: any string the grammar allows, with its log weight."""
+    def _free_parts(self, ink: SlipInk, pos_ll: dict[str, float] | None = None,
+                    marks: "_Marks | None" = None) -> dict[MovePart, float]:
+        """The free readings of the move: any string the grammar allows, with its log weight
+        (`pos_ll` and `marks` when the caller has them already for this ink)."""
         p, cl = self.p, ink.classes
         word_ink, pos_ink = ink.fields["word"], ink.fields["position"]
-        pos_ll = position_logliks(pos_ink, cl)
-        marks = _Marks(word_ink.mark)
+        pos_ll = position_logliks(pos_ink, cl) if pos_ll is None else pos_ll
+        marks = _Marks(word_ink.mark) if marks is None else marks
         free_parts: dict[MovePart, float] = {}
         # the free reading: the k best strings of each field, any string the grammar allows
         positions = sorted(pos_ll.items(), key=lambda kv: -kv[1])[:p.kbest["position"]]
@@ -488,13 +490,12 @@ class SlipDecoder:
         best = combos[0]
         rest = sorted(combos[1:8], key=lambda c: (-abs(c.outcome.credited - best.outcome.credited), -c.probability))
         cands = tuple([best] + [_with_boxes(c, best, ink) for c in rest])
-        agrees = ink_alone is None or ink_alone == (best.round_state, best.outcome)
+        agrees = _gives(ink_alone, best)
         sure = best.probability >= (self.p.threshold if agrees else self.p.threshold_overrule)
         ink = _as_read(ink, best.reading)
         # a ruling the reader's own reading does not give, borrowed from what its confusions make
         # likely (a 2 read L is most often a 1), needs each character's share of its box as well
-        reader_agrees = reader_alone is None or reader_alone == (best.round_state, best.outcome)
-        veto = self._ruled_out(ink, best.reading, overruling=not (agrees and reader_agrees))
+        veto = self._ruled_out(ink, best.reading, overruling=not (agrees and _gives(reader_alone, best)))
         gaps = [name for name, f in ink.fields.items() if f.gap]
         clear = self._word_clarity(ink) if best.outcome.status == "incorrect" and best.reading.word else 1.0
         elsewhere = best.reading.table is None or best.round_state == "other"  # no outcome at this round's table
@@ -612,6 +613,11 @@ def _veto_text(v: tuple[str, int, str, str]) -> str:
     if not seen:
         return f"{name}[{i + 1}] would need {needed} where nothing is written"
     return f"{name}[{i + 1}] reads {seen}, not {needed}"
+
+
+def _gives(alone: tuple[str, Outcome] | None, best: Candidate) -> bool:
+    """Whether a reading of the ink alone (None: nothing read) gives the best candidate's ruling."""
+    return alone is None or alone == (best.round_state, best.outcome)
 
 
 def _merge(combos: list[Candidate]) -> list[Candidate]:

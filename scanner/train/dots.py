@@ -50,8 +50,8 @@ def _jitter(batch):
 def recipe(cfg: DotConfig) -> JudgeRecipe:
     from scanner.train.model import MarkNet
 
-    return JudgeRecipe("dot", partial(slips_drawn, _slip_examples), lambda: MarkNet(dotjudge.PATCH, dotjudge.CONTEXT, 2),
-                       dotjudge.PATCH ** 2 + dotjudge.CONTEXT ** 2 + 2, _jitter, cfg.dot_weight,
+    return JudgeRecipe("dot", partial(slips_drawn, _slip_examples), lambda: MarkNet(dotjudge.PATCH, dotjudge.CONTEXT, dotjudge.RULES),
+                       dotjudge.width(), _jitter, cfg.dot_weight,
                        f"python -m scanner.train.dots --slips {cfg.train_slips} --seed {cfg.seed} --dot-weight {cfg.dot_weight}")
 
 
