@@ -29,15 +29,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scanner.pipeline import scan_page  # noqa: E402
+from scanner.pipeline import ScanOptions, scan_page, scan_paths  # noqa: E402
 from scanner.reader import make_reader  # noqa: E402
 from scanner.source import Page  # noqa: E402
 from scanner.synth import fonts  # noqa: E402
@@ -147,6 +149,9 @@ def main() -> int:
                     help="jokers also marked with ballpoint dots (0.6-1.0 mm, apart from or touching the letter)")
     ap.add_argument("--photos", action="store_true",
                     help="the same slips scanned and photographed with a phone on a table: compare them")
+    ap.add_argument("--workers", type=int, default=2,
+                    help="the pages also saved as PNG files and scanned from them by this many processes, "
+                         "timed from files to readings (1: not)")
     args = ap.parse_args()
     if args.finetune_demo:
         return finetune_demo(args)
@@ -155,9 +160,25 @@ def main() -> int:
 
     t = load_template(args.template)
     reader = make_reader(args.reader, args.model)
-    tally, scan_seconds, _ = run(args, reader, t, fonts.writers(args.fonts).paths, args.seed, args.slips)
-    _report(tally, scan_seconds, reader.threshold, args)
+    with tempfile.TemporaryDirectory() as folder:
+        saved = Path(folder) if args.workers > 1 else None
+        tally, scan_seconds, _ = run(args, reader, t, fonts.writers(args.fonts).paths, args.seed, args.slips, saved=saved)
+        _report(tally, scan_seconds, reader.threshold, args)
+        if saved is not None:
+            print(_speed_in_workers(sorted(saved.iterdir()), args, t))
     return 0
+
+
+def _speed_in_workers(files: list[Path], args, t) -> str:
+    """The saved pages scanned again as the scan command scans a pile: files in, readings out, by
+    `args.workers` processes, their start included."""
+    t0 = time.perf_counter()
+    slips = sum(1 for r in scan_paths(files, ScanOptions(reader=args.reader, model=args.model, templates=(t,),
+                                                     workers=args.workers))
+                if r.slip_box is not None)
+    seconds = time.perf_counter() - t0
+    return (f"speed, {args.workers} workers  {slips / seconds:.1f} slips/s wall ({slips} slips from {len(files)} PNG "
+            f"files to readings, the processes' start included)")
 
 
 def real_digits(args) -> tuple[np.ndarray, np.ndarray]:
@@ -180,8 +201,9 @@ def _ways(args) -> tuple[str, ...]:
     return MARK_WAYS + PEN_DOT_WAYS if getattr(args, "pen_dots", False) else MARK_WAYS
 
 
-def run(args, reader, t, font_paths, seed: int, slips: int, real_share_pages: bool = True):
-    """Render, scan and score `slips` slips; returns the tally and the readings with their truths."""
+def run(args, reader, t, font_paths, seed: int, slips: int, real_share_pages: bool = True, saved: Path | None = None):
+    """Render, scan and score `slips` slips; returns the tally and the readings with their truths.
+    With `saved`, each page is also written there as a PNG file."""
     rng = np.random.default_rng(seed)
     digits, labels = real_digits(args)
     tally = Tally()
@@ -205,6 +227,8 @@ def run(args, reader, t, font_paths, seed: int, slips: int, real_share_pages: bo
             drawings.append(drawing)
         photo = rng.random() < args.photo_share
         page_img = render_page(images, rng, PageStyle(photo=photo, jpeg_quality=85 if photo else None))
+        if saved is not None:
+            cv2.imwrite(str(saved / f"page{p:05d}.png"), page_img, [cv2.IMWRITE_PNG_COMPRESSION, 1])
         t0, c0 = time.perf_counter(), time.process_time()
         readings = scan_page(Page(Path(f"page{p}"), 1, page_img), reader, args.reader, (t,))
         scan_seconds += time.perf_counter() - t0

@@ -13,7 +13,7 @@ so markers of neighbouring slips never make a phantom slip.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -25,6 +25,7 @@ DETECT_MAX_SIDE = 1300  # the first pass looks at the page downscaled to this lo
 MIN_MARKER_PX = 10.0  # smallest marker side the detector is asked to find, at the scale it looks at
 FIT_TOLERANCE = 0.2  # largest miss of a member marker's corner under the slip's homography, share of its side
 OUTSIDE_MM = 2.0  # a non-member marker closer than this to the slip's outline (or on it) contradicts it
+PAIR_TOLERANCE = 0.4  # allowed miss of a pair's second marker as its first two predict it, share of their distance
 
 
 @dataclass(frozen=True)
@@ -49,11 +50,11 @@ class Marker:
     corners: np.ndarray  # 4×2, page pixels, ArUco's order (the marker's own top-left, clockwise)
     scale: float  # scale of the pass that found it (1 = full page)
 
-    @property
+    @cached_property
     def centre(self) -> np.ndarray:
         return self.corners.mean(axis=0)
 
-    @property
+    @cached_property
     def side(self) -> float:
         return float(np.mean(np.linalg.norm(self.corners - np.roll(self.corners, 1, axis=0), axis=1)))
 
@@ -106,6 +107,20 @@ class _Assembly:
     miss: float  # largest corner miss of a member, share of the marker side
 
 
+def _pair_agrees(t: Template, a: Marker, ka: int, b: Marker, kb: int) -> bool:
+    """Whether b lies about where a slip through a would put its corner kb, from the two markers' own
+    turn and size alone (a cheap test before a homography: markers of neighbouring slips rarely pass).
+    The tolerance leaves room for the perspective of a photographed slip."""
+    (ax, ay), (bx, by) = t.markers.corners(ka)[0], t.markers.corners(kb)[0]
+    turn = [np.arctan2(*(m.corners[1] - m.corners[0])[::-1]) for m in (a, b)]
+    angle = np.arctan2(np.mean(np.sin(turn)), np.mean(np.cos(turn)))
+    scale = (a.side + b.side) / (2 * t.markers.size_mm)
+    c, s = np.cos(angle), np.sin(angle)
+    dx, dy = bx - ax, by - ay
+    expected = scale * np.array([c * dx - s * dy, s * dx + c * dy])
+    return bool(np.linalg.norm(b.centre - a.centre - expected) <= PAIR_TOLERANCE * np.linalg.norm(expected))
+
+
 def _fit(t: Template, markers: list[Marker], members: list[tuple[int, int]]) -> tuple[np.ndarray, float] | None:
     """Homography slip mm -> page px through the members' corners ((marker index, corner k) pairs) and
     the largest miss of any member corner, as a share of that marker's side."""
@@ -150,7 +165,8 @@ def _assemblies(t: Template, markers: list[Marker], owned: dict) -> list[_Assemb
     out: list[_Assembly] = []
     for a in range(len(mine)):
         for b in range(a + 1, len(mine)):
-            if mine[a][1] == mine[b][1]:
+            if mine[a][1] == mine[b][1] or not _pair_agrees(t, markers[mine[a][0]], mine[a][1],
+                                                             markers[mine[b][0]], mine[b][1]):
                 continue
             pair = _fit(t, markers, [mine[a], mine[b]])
             if pair is None or pair[1] > 2 * FIT_TOLERANCE:

@@ -19,6 +19,7 @@ from scanner.reader import Reader, make_reader
 from scanner.reading import Reading
 from scanner.source import Page, expand, read_pages
 from scanner.template import Template, builtin_templates, check_markers_unique
+from scanner.workers import scan_in_workers
 
 PX_PER_MM = 8.0  # rectified slip resolution: a 6 mm box becomes 48 px
 
@@ -32,6 +33,7 @@ class ScanOptions:
     templates: tuple[Template, ...] = field(default_factory=builtin_templates)
     pdf_dpi: float = 200.0
     threads: int = 1
+    workers: int = 1  # processes scanning pages side by side (`scanner.workers`); 1: this process alone
 
     def __post_init__(self) -> None:
         check_markers_unique(self.templates)
@@ -90,19 +92,34 @@ def scan_page(page: Page, reader: Reader, reader_name: str, templates: tuple[Tem
     return out
 
 
-def scan_file(path: Path, reader: Reader, options: ScanOptions) -> Iterator[Reading]:
-    """Readings of one file; an unreadable file gives one Reading with `error` set instead of raising."""
+def file_pages(path: Path, reader: Reader, options: ScanOptions) -> Iterator[Page | Reading]:
+    """The pages of one file, then, if it cannot be read (or a page of it), one Reading with `error` set."""
     try:
-        for page in read_pages(path, options.pdf_dpi):
-            yield from scan_page(page, reader, options.reader, options.templates)
+        yield from read_pages(path, options.pdf_dpi)
     except ImageReadError as exc:
         yield Reading(str(path), 0, 0, None, None, reader=options.reader, threshold=reader.threshold,
                       error=str(exc), classes=reader.classes)
 
 
+def scan_with(page: Page, reader: Reader, options: ScanOptions) -> list[Reading]:
+    """Readings of every slip on one page, as `options` asks."""
+    return scan_page(page, reader, options.reader, options.templates)
+
+
+def scan_file(path: Path, reader: Reader, options: ScanOptions) -> Iterator[Reading]:
+    """Readings of one file; an unreadable file gives one Reading with `error` set instead of raising."""
+    for item in file_pages(path, reader, options):
+        yield from [item] if isinstance(item, Reading) else scan_with(item, reader, options)
+
+
 def scan_paths(paths: list[str | Path], options: ScanOptions | None = None) -> Iterator[Reading]:
-    """Readings for every slip in the given files and folders, in file order."""
+    """Readings for every slip in the given files and folders, in file order (with `options.workers`
+    processes scanning pages side by side, in the same order)."""
     options = options or ScanOptions()
     reader = make_reader(options.reader, options.model, options.threads)
+    if options.workers > 1:
+        pages = (item for path in expand(paths) for item in file_pages(path, reader, options))
+        yield from scan_in_workers(pages, scan_with, options)
+        return
     for path in expand(paths):
         yield from scan_file(path, reader, options)

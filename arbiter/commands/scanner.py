@@ -30,31 +30,37 @@ def _pdf_dpi(value: float) -> float:
               help="Template file(s) to recognise; default: all built-in templates.")
 @click.option("--pdf-dpi", type=float, default=200.0, show_default=True, callback=lambda _c, _p, v: _pdf_dpi(v),
               help="Resolution PDF pages are rendered at (50 to 600).")
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
+              help="Processes scanning pages side by side (default: one per core).")
 def scan(paths: tuple[Path, ...], out: Path, reader: str, model: Path | None, templates: tuple[Path, ...],
-         pdf_dpi: float) -> None:
+         pdf_dpi: float, workers: int | None) -> None:
     """Read every slip in PATHS (images, PDFs, folders) into readings."""
-    from scanner.pipeline import ScanOptions, scan_file
-    from scanner.reader import make_reader
+    import os
+
+    from scanner.pipeline import ScanOptions, scan_paths
     from scanner.source import expand
     from scanner.template import builtin_templates, load_template
 
     tpls = tuple(load_template(t) for t in templates) if templates else builtin_templates()
-    options = ScanOptions(reader=reader, model=model, templates=tpls, pdf_dpi=pdf_dpi)
     files = expand(list(paths))
-    rdr = make_reader(reader, model)
+    options = ScanOptions(reader=reader, model=model, templates=tpls, pdf_dpi=pdf_dpi,
+                          workers=workers or os.cpu_count() or 1)
     slips = accepted = total_fields = failed = 0
-    with open(out, "w", encoding="utf-8") as fh, click.progressbar(files, label="scanning", file=sys.stderr,
-                                                                   item_show_func=lambda p: p and p.name) as bar:
-        for path in bar:
-            for r in scan_file(path, rdr, options):
-                fh.write(r.to_json() + "\n")
-                if r.error:
-                    failed += 1
-                    click.echo(f"\nerror: {r.error} (skipped, batch goes on)", err=True)
-                elif r.template_id:
-                    slips += 1
-                    total_fields += len(r.fields)
-                    accepted += sum(f.accepted for f in r.fields.values())
+    seen: set[str] = set()
+    with open(out, "w", encoding="utf-8") as fh, click.progressbar(length=len(files), label="scanning",
+                                                                   file=sys.stderr) as bar:
+        for r in scan_paths(files, options):
+            if r.source not in seen:  # the readings come file by file, in order
+                seen.add(r.source)
+                bar.update(1)
+            fh.write(r.to_json() + "\n")
+            if r.error:
+                failed += 1
+                click.echo(f"\nerror: {r.error} (skipped, batch goes on)", err=True)
+            elif r.template_id:
+                slips += 1
+                total_fields += len(r.fields)
+                accepted += sum(f.accepted for f in r.fields.values())
     share = accepted / total_fields if total_fields else 0.0
     click.echo(f"{slips} slips from {len(files)} files -> {out}; {share:.1%} of fields accepted"
                + (f"; {failed} files unreadable" if failed else ""))
