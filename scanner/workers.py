@@ -33,8 +33,11 @@ _options: WorkerOptions | None = None
 
 
 def _start(options: WorkerOptions) -> None:
-    """A worker's own reader, on one thread: the cores are shared out by the workers."""
+    """A worker's own reader, and OpenCV, on one thread: the cores are shared out by the workers."""
+    import cv2
+
     global _reader, _options
+    cv2.setNumThreads(1)
     _options = options
     _reader = make_reader(options.reader, options.model, 1)
 
