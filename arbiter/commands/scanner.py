@@ -19,6 +19,13 @@ def _pdf_dpi(value: float) -> float:
     return value
 
 
+def _workers_for(files: list[Path], cores: int) -> int:
+    """One worker per core, but never more than the pages can keep busy: a single one-page image is
+    scanned in the command's own process (starting a worker costs more than the page)."""
+    single_page = len(files) == 1 and files[0].suffix.lower() in {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
+    return 1 if single_page else cores
+
+
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
@@ -31,7 +38,7 @@ def _pdf_dpi(value: float) -> float:
 @click.option("--pdf-dpi", type=float, default=200.0, show_default=True, callback=lambda _c, _p, v: _pdf_dpi(v),
               help="Resolution PDF pages are rendered at (50 to 600).")
 @click.option("--workers", type=click.IntRange(1, 64), default=None,
-              help="Processes scanning pages side by side (default: one per core).")
+              help="Processes scanning pages side by side (default: one per core; a single image: one).")
 def scan(paths: tuple[Path, ...], out: Path, reader: str, model: Path | None, templates: tuple[Path, ...],
          pdf_dpi: float, workers: int | None) -> None:
     """Read every slip in PATHS (images, PDFs, folders) into readings."""
@@ -44,7 +51,7 @@ def scan(paths: tuple[Path, ...], out: Path, reader: str, model: Path | None, te
     tpls = tuple(load_template(t) for t in templates) if templates else builtin_templates()
     files = expand(list(paths))
     options = ScanOptions(reader=reader, model=model, templates=tpls, pdf_dpi=pdf_dpi,
-                          workers=workers or os.cpu_count() or 1)
+                          workers=workers or _workers_for(files, os.cpu_count() or 1))
     slips = accepted = total_fields = failed = 0
     seen: set[str] = set()
     with open(out, "w", encoding="utf-8") as fh, click.progressbar(length=len(files), label="scanning",

@@ -50,3 +50,11 @@ def test_the_scan_command_uses_its_workers_and_keeps_the_pile_in_order(tmp_path,
         assert "p1_corrupt.png" in result.output and "14 slips from 5 files" in result.output
     assert [json.loads(x) for x in side_by_side.read_text().splitlines()] == \
         [json.loads(x) for x in alone.read_text().splitlines()]
+
+
+def test_a_single_image_is_scanned_in_the_commands_own_process(tmp_path):
+    from arbiter.commands.scanner import _workers_for
+
+    assert _workers_for([tmp_path / "one.png"], 4) == 1
+    assert _workers_for([tmp_path / "pile.pdf"], 4) == 4  # a PDF may hold many pages
+    assert _workers_for([tmp_path / "a.png", tmp_path / "b.png"], 4) == 4
