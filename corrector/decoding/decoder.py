@@ -205,11 +205,13 @@ class SlipDecoder:
         self._jokers = sum(1 for ch in group if ch == "?")
         self._spelling = spelling.for_lexicon(knowledge.ctx.lexicon, self.p.rare_pair)
 
-    def _outside(self, word: str) -> float:
+    def _outside(self, word: str, jokers: tuple[int, ...] = ()) -> float:
         """log prior of the letters a free word needs that neither the group nor the board has
-        (beyond the group's jokers): a player cannot lay a tile they do not hold."""
-        missing = sum(1 for ch in word if ch not in self._letters) - self._jokers
-        return math.log(self.p.outside_letter) * max(0, missing)
+        (beyond the group's jokers): a player cannot lay a tile they do not hold. A letter marked as
+        a joker is laid with a blank, and a blank marked on one letter is not there for another."""
+        missing = sum(1 for i, ch in enumerate(word) if i not in jokers and ch not in self._letters)
+        spare = max(0, self._jokers - len(jokers))
+        return math.log(self.p.outside_letter) * max(0, missing - spare)
 
     def _spelled(self, word: str) -> float:
         """log prior of the letter pairs of a free word that its word list almost never has
@@ -328,7 +330,7 @@ class SlipDecoder:
             words = away(words + self._without_faint(seen, words, cl))
             for pos, pl in away(positions):
                 for word, wl in words:
-                    base = free + pl + wl + marks(jokers) + alt * n + self._outside(word) + self._spelled(word)
+                    base = free + pl + wl + marks(jokers) + alt * n + self._outside(word, jokers) + self._spelled(word)
                     for score, sl in scores:
                         _add(free_parts, (pos, word, jokers, score), base + sl)
         return free_parts

@@ -6,6 +6,7 @@ keeps its warning (D 6.2.d) — and the same slips with ambiguous ink are flagge
 Round 1 on the empty board with the group AEMODLR: H4 MODEL = 26 (a top), H8 MODEL = 20."""
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import pytest
@@ -194,3 +195,13 @@ def test_RULES_2_a_dot_that_leaves_its_letter_alone_keeps_its_joker(ro):
     rec["fields"]["depunere"]["chars"][4] = _false_dot("R", "R")
     v = dec.decode(rec)
     assert v.decided and (v.best.reading.word, v.best.reading.jokers) == ("MODER", (4,))
+
+
+def test_a_blank_marked_on_one_letter_does_not_also_lay_a_letter_the_group_lacks(ro):
+    # the group holds one blank and no N: NODEL can be laid with the blank as N, but not when the
+    # slip marks the blank on its O (the demo's JARI read SARI, R marked, S nowhere in the group)
+    dec = decoder(ro, WORDS, "MODEL?A", round_no=1)
+    assert dec._outside("NODEL") == 0.0
+    assert dec._outside("NODEL", (0,)) == 0.0  # the blank is the N itself
+    assert dec._outside("NODEL", (1,)) == pytest.approx(math.log(dec.p.outside_letter))
+    assert dec._outside("NODEK", (1,)) == pytest.approx(2 * math.log(dec.p.outside_letter))
