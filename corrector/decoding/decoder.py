@@ -534,10 +534,16 @@ class SlipDecoder:
         on a hand the reader never saw, it is sure and wrong in several boxes at once (NEDIPODU read
         UEOZBOSU, CHINARUIT read CMSMARUSB), and every such string is "not a word". On the validation
         hands every such wrong ruling had its letters at most 0.54 sure; the right ones mostly 0.78 or
-        more (priors.json `ink.clear_word`)."""
+        more (priors.json `ink.clear_word`). A letter counts with its own mass only, not the mass of
+        the digit it looks like: a J with a top bar read 5 at 0.97 is an S only by the fold."""
         f = ink.fields["word"]
         logp = f.reader_logp if f.reader_logp is not None else f.logp
-        return float(np.exp(logp.max(axis=1).sum())) if logp.size else 1.0
+        if not logp.size:
+            return 1.0
+        folded = 1.0  # a letter read as its digit look-alike (a J read 5, an S by the fold) is no clear letter
+        if f.own_share is not None and len(f.own_share) == len(logp):
+            folded = float(np.prod(np.minimum(f.own_share, 1.0)))
+        return float(np.exp(logp.max(axis=1).sum())) * folded
 
     def _ruled_out(self, ink: SlipInk, r: Reading, overruling: bool = False) -> list[tuple[str, int, str, str]]:
         """The boxes of a reading that need a class the ink rules out (`evidence.plausible`), as

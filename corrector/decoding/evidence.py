@@ -59,6 +59,9 @@ class FieldInk:
     written: tuple[int, ...] = ()
     as_written_logp: np.ndarray | None = None
     as_written_reader_logp: np.ndarray | None = None
+    # each box's best class the field can hold: its own mass against its mass with the look-alikes
+    # folded in (1 where the reader named a class the box can hold; a J read 5 is an S only by the fold)
+    own_share: np.ndarray | None = None
 
     @property
     def ink_logp(self) -> np.ndarray:
@@ -225,9 +228,18 @@ def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: flo
     as_written_logp = as_written_reader_logp = None
     if written:
         as_written_logp, as_written_reader_logp = rows([p if p is not None else own[i] for i, p in enumerate(as_written)])
+    own_share = _own_shares(own, classes, holds) if holds else None
     return FieldInk(logp, marks, text, np.array([blank_chance(c.get("ink"), after) for c, after in zip(chars, circled)]),
                     reader_logp if mixing else None, gap, written, as_written_logp,
-                    as_written_reader_logp if mixing else None)
+                    as_written_reader_logp if mixing else None, own_share)
+
+
+def _own_shares(own: list[np.ndarray], classes: str, holds: str) -> np.ndarray:
+    """Per box, the reader's own mass on the best class the box can hold against that class's mass
+    with the look-alikes folded in (`fold_lookalikes`)."""
+    idx = [i for i in (classes.find(c) for c in holds) if i >= 0]
+    return np.array([max(float(p[idx].max()), 1e-9) / max(float(fold_lookalikes(p, classes, holds)[idx].max()), 1e-9)
+                     for p in own])
 
 
 def _as_written(char: Mapping[str, Any], classes: str) -> np.ndarray | None:

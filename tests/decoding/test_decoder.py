@@ -205,3 +205,20 @@ def test_a_blank_marked_on_one_letter_does_not_also_lay_a_letter_the_group_lacks
     assert dec._outside("NODEL", (0,)) == 0.0  # the blank is the N itself
     assert dec._outside("NODEL", (1,)) == pytest.approx(math.log(dec.p.outside_letter))
     assert dec._outside("NODEK", (1,)) == pytest.approx(2 * math.log(dec.p.outside_letter))
+
+
+def test_RULES_3_a_letter_read_only_as_its_digit_look_alike_is_not_read_clearly(dec):
+    """A J with a top bar read 5 at 0.97 (the demo seated for 100, seed 4: JARI ruled SARI): the
+    fold makes it a sure S, but the reader never named a letter there, so the word is not read
+    clearly and the slip is not ruled incorrect without review."""
+    from tests.decoding.helpers import crafted_box
+
+    rec = record(1, 5, 26, "H4", "MODER")  # one letter wrong, and its first read 5
+    rec["fields"]["depunere"]["chars"][0] = crafted_box({"5": 0.97, "M": 0.004})
+    blind = SlipDecoder(dec.k, replace(dec.p, ink={**dec.p.ink, "clear_word": 0.0}), confusion=None, mark_scores=None)
+    was = blind.decode(rec)
+    assert was.decided and was.best.reading.word == "SODER"  # without the rule: ruled on the fold alone
+    v = dec.decode(rec)
+    assert not v.decided and "read unclearly" in v.doubt and v.best.outcome.status == "incorrect"
+    clear = dec.decode(record(1, 5, 26, "H4", "SODER"))  # the same word, its S read as an S
+    assert clear.decided and clear.best.outcome.status == "incorrect"
