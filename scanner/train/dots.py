@@ -19,7 +19,7 @@ from scanner.marks import dot_evidence
 from scanner.pipeline import PX_PER_MM
 from scanner.synth.slip import SlipStyle
 from scanner.template import Template
-from scanner.train.judging import Examples, JudgeConfig, JudgeRecipe, jitter, judge_main, searched_fields, slips_drawn
+from scanner.train.judging import Examples, JudgeConfig, JudgeRecipe, judge_main, searched_fields, slips_drawn
 
 
 @dataclass(frozen=True)
@@ -43,15 +43,9 @@ def _slip_examples(t: Template, style: SlipStyle, cfg: DotConfig, rng: np.random
     return out
 
 
-def _jitter(batch):
-    return jitter(batch, dotjudge.PATCH, dotjudge.CONTEXT)
-
-
 def recipe(cfg: DotConfig) -> JudgeRecipe:
-    from scanner.train.model import MarkNet
-
-    return JudgeRecipe("dot", partial(slips_drawn, _slip_examples), lambda: MarkNet(dotjudge.PATCH, dotjudge.CONTEXT, dotjudge.RULES),
-                       dotjudge.width(), _jitter, cfg.dot_weight,
+    return JudgeRecipe("dot", partial(slips_drawn, _slip_examples), (dotjudge.PATCH, dotjudge.CONTEXT, dotjudge.RULES),
+                       dotjudge.width(), cfg.dot_weight,
                        f"python -m scanner.train.dots --slips {cfg.train_slips} --seed {cfg.seed} --dot-weight {cfg.dot_weight}")
 
 

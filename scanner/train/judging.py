@@ -224,15 +224,23 @@ def export_judge(net, width: int, out: Path) -> None:
 @dataclass(frozen=True)
 class JudgeRecipe:
     """How one judge is trained: its name ('dot', 'circle'), the job drawing its examples from a chunk of
-    slips, its network and view width, its jitter, the loss weight of a missed mark and the command."""
+    slips, the sides of its near and wide views and the number of rule measures beside them (its
+    network and jitter follow), its feature row width, the loss weight of a missed mark and the command."""
 
     name: str
     job: Callable
-    net: Callable[[], Any]
+    views: tuple[int, int, int]  # near view side, wide view side, rule measures
     width: int
-    jitter: Callable
     weight: float
     command: str
+
+    def net(self) -> Any:
+        from scanner.train.model import MarkNet
+
+        return MarkNet(*self.views)
+
+    def jitter(self, batch):
+        return jitter(batch, self.views[0], self.views[1])
 
 
 def train_judge(recipe: JudgeRecipe, out: Path, cfg: Any, cache: Path | None = None, log=print) -> dict:

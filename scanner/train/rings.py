@@ -19,7 +19,7 @@ from scanner import glyph, ringjudge
 from scanner.fields import PAPER, MarkSearch, context_mm
 from scanner.synth.slip import SlipStyle
 from scanner.template import Template
-from scanner.train.judging import Examples, JudgeConfig, JudgeRecipe, jitter, judge_main, searched_fields, slips_drawn
+from scanner.train.judging import Examples, JudgeConfig, JudgeRecipe, judge_main, searched_fields, slips_drawn
 
 
 @dataclass(frozen=True)
@@ -62,15 +62,9 @@ def _slip_examples(t: Template, style: SlipStyle, cfg: RingConfig, rng: np.rando
     return out
 
 
-def _jitter(batch):
-    return jitter(batch, ringjudge.RING, ringjudge.INSIDE)
-
-
 def recipe(cfg: RingConfig) -> JudgeRecipe:
-    from scanner.train.model import MarkNet
-
-    return JudgeRecipe("circle", partial(slips_drawn, _slip_examples), lambda: MarkNet(ringjudge.RING, ringjudge.INSIDE, ringjudge.FACTS),
-                       ringjudge.width(), _jitter, cfg.circle_weight,
+    return JudgeRecipe("circle", partial(slips_drawn, _slip_examples), (ringjudge.RING, ringjudge.INSIDE, ringjudge.FACTS),
+                       ringjudge.width(), cfg.circle_weight,
                        f"python -m scanner.train.rings --slips {cfg.train_slips} --seed {cfg.seed} "
                        f"--circle-weight {cfg.circle_weight}")
 
