@@ -207,8 +207,9 @@ class SlipDecoder:
 
     def _outside(self, word: str, jokers: tuple[int, ...] = ()) -> float:
         """log prior of the letters a free word needs that neither the group nor the board has
-        (beyond the group's jokers): a player cannot lay a tile they do not hold. A letter marked as
-        a joker is laid with a blank, and a blank marked on one letter is not there for another."""
+        (beyond the group's jokers): a player cannot lay a tile they do not hold (RULES.md §3.4, D 6.1:
+        letters outside the group make the move incorrect). A letter marked as a joker is laid with
+        a blank, and a blank marked on one letter is not there for another."""
         missing = sum(1 for i, ch in enumerate(word) if i not in jokers and ch not in self._letters)
         spare = max(0, self._jokers - len(jokers))
         return math.log(self.p.outside_letter) * max(0, missing - spare)

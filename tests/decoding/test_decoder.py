@@ -197,7 +197,7 @@ def test_RULES_2_a_dot_that_leaves_its_letter_alone_keeps_its_joker(ro):
     assert v.decided and (v.best.reading.word, v.best.reading.jokers) == ("MODER", (4,))
 
 
-def test_a_blank_marked_on_one_letter_does_not_also_lay_a_letter_the_group_lacks(ro):
+def test_RULES_3_4_a_blank_marked_on_one_letter_does_not_also_lay_a_letter_the_group_lacks(ro):
     # the group holds one blank and no N: NODEL can be laid with the blank as N, but not when the
     # slip marks the blank on its O (the demo's JARI read SARI, R marked, S nowhere in the group)
     dec = decoder(ro, WORDS, "MODEL?A", round_no=1)
