@@ -8,7 +8,7 @@ import numpy as np
 
 from scanner import glyph
 from scanner.grammar import decode
-from scanner.marks import DECIDE, MarkResult, find_marks, is_ticked, tick_score
+from scanner.marks import DECIDE, MarkResult, find_marks, is_ticked, rules_take, tick_score
 from scanner.reader import Reader
 from scanner.reading import CharReading, FieldReading
 from scanner.template import Field, Rect, Template
@@ -41,6 +41,9 @@ class Cut:
     # The box read as written, its mark left in, where the mark stays: the decoder reads the box so
     # for every reading in which this letter is no joker (the mark then a stroke of the letter).
     probs_as_written: np.ndarray | None = None
+    # The box with the ring erased that the shape rules took around its letter and the ring judge
+    # turned down: kept to ask whether the judge missed a circle drawn (`ring_may_be_drawn`).
+    ringless: "Cut | None" = None
 
 
 # A mark the search found may be the letter's own stroke: a wide O or a G taken for a ring, a G's
@@ -81,6 +84,44 @@ def mark_is_the_letter(kind: str, left: np.ndarray | None, written: np.ndarray, 
 
 PAPER = 255.0  # paper level after glyph.flatten
 INK_GREY = int(PAPER * (1 - glyph.INK_LEVEL))  # grey level below which a flattened pixel is ink
+
+
+# The mirror case: the shape rules took a ring around a letter (it holds one, clear of the ring) and
+# the ring judge turned it down. The judge is sure and wrong on a few narrow rings drawn tight around
+# a thin letter: PLAGIIND, its joker I ringed by a 2.7 x 8.1 mm ellipse, was read, ring and all, as a
+# slashed 0 and ruled PLAGIOND, incorrect, at 0.9999 on a calibration pile. Where the box as written
+# reads as a round letter (the ring itself) and the box with the ring erased as another letter,
+# legibly, the two readings alone cannot tell a circle from a letter's own stroke: the box is given
+# both, half each, and the circle half believed (WAS_LETTER); the decoder weighs them against the round.
+
+
+LETTER_OF_DIGIT = {"0": "O", "1": "I", "2": "Z", "5": "S", "6": "G", "8": "B"}  # in a letter box, a digit is its look-alike
+
+
+def _as_letters(p: np.ndarray, classes: str) -> dict[str, float]:
+    """A letter box's distribution with each digit's weight on the letter it looks like."""
+    out: dict[str, float] = {}
+    for k, c in enumerate(classes):
+        letter = LETTER_OF_DIGIT.get(c, c)
+        out[letter] = out.get(letter, 0.0) + float(p[k])
+    return out
+
+
+def ring_may_be_drawn(written: np.ndarray, ringless: np.ndarray, classes: str) -> bool:
+    """Whether a ring the judge turned down may still be a circle drawn around the letter: the
+    reader's distribution on the box as written (mostly a round letter: the ring read as the letter)
+    against its distribution with the ring erased (mostly letters that are not round: a remnant of
+    the ring may leave an I read L or I). Digits count as the letters they look like: the box holds
+    a letter. A box read, as written, surely as a round letter
+    (an O, not the slashed 0 a ring around a thin letter looks like) is that letter: its ring is the
+    letter's own outline, and what is left inside it scraps."""
+    k = int(np.argmax(written))
+    if classes[k] in RING_LIKE_LETTERS and float(written[k]) >= RING_LIKE_SURE:
+        return False
+    as_written, left = _as_letters(written, classes), _as_letters(ringless, classes)
+    if sum(as_written.get(c, 0.0) for c in ROUND_LETTERS) < WRITTEN_SURE["circle"]:
+        return False
+    return sum(v for c, v in left.items() if c not in ROUND_LETTERS) >= LEGIBLE["circle"]
 
 
 def dropout(slip_bgr: np.ndarray) -> np.ndarray:
@@ -129,6 +170,8 @@ class MarkSearch:
         self.scores: list[dict[str, float]] = [{} for _ in f.boxes]
         self.found: dict[int, MarkResult] = {}
         self.rings = np.zeros(work.shape, bool)  # where rings were erased
+        # rings the shape rules took around a letter and the judge turned down: box -> the ring's ink
+        self.turned_down: dict[int, np.ndarray] = {}
 
     def view(self, i: int, margin: float) -> tuple[np.ndarray, tuple[float, ...], np.ndarray | None] | None:
         """Box i's crop with `margin` mm of context, the box in the crop's pixels and where rings were
@@ -171,6 +214,16 @@ class MarkSearch:
             for j in (i - 1, i + 1):
                 if 0 <= j < len(self.field.boxes) and self.jokers[j] is None:
                     self.look(j, ("circle",))
+        self.turned_down = {i: r.ring.erase for i, r in self.found.items()
+                            if r.kind is None and self.jokers[i] is None and rules_take(r.ring)}
+
+    def without_turned_down(self) -> np.ndarray:
+        """The field's image with every ring the judge turned down erased as well."""
+        out = self.work.copy()
+        for i, ring in self.turned_down.items():
+            crop, _ = _crop(out, self.field.boxes[i], self.s, RING_MARGIN_MM)
+            crop[ring] = PAPER
+        return out
 
     def erase_dots(self) -> None:
         for i in range(len(self.field.boxes)):
@@ -180,13 +233,13 @@ class MarkSearch:
                     self.take(i, "dot")
 
 
-def _erase_marks(work: np.ndarray, f: Field, s: float) -> tuple[list[str | None], list[dict[str, float]]]:
-    """Find and erase (in `work`) the joker circles and dots of a letter field: each box's mark and
-    the confidence of every kind looked for."""
+def _erase_marks(work: np.ndarray, f: Field, s: float) -> MarkSearch:
+    """Find and erase (in `work`) the joker circles and dots of a letter field: the search holds each
+    box's mark, the confidence of every kind looked for and the rings the judge turned down."""
     search = MarkSearch(work, f, s)
     search.erase_rings()
     search.erase_dots()
-    return search.jokers, search.scores
+    return search
 
 
 def _own_cells(work: np.ndarray, f: Field, s: float) -> list[np.ndarray]:
@@ -219,9 +272,13 @@ def _own_cells(work: np.ndarray, f: Field, s: float) -> list[np.ndarray]:
 def cut_field(work: np.ndarray, f: Field, s: float) -> list[Cut]:
     """Normalised cells of one field; joker circles/dots found and erased (in `work`) on letter fields."""
     before = work
+    turned_down: list[np.ndarray] = []
     if f.grammar.kind == "letters":
         before = work.copy()  # the field as written, before its marks are erased
-        jokers, scores = _erase_marks(work, f, s)
+        search = _erase_marks(work, f, s)
+        jokers, scores = search.jokers, search.scores
+        if search.turned_down:
+            turned_down = _own_cells(search.without_turned_down(), f, s)
     else:
         jokers, scores = [None] * len(f.boxes), [{} for _ in f.boxes]
     for i, tick in enumerate(f.ticks):
@@ -235,7 +292,10 @@ def cut_field(work: np.ndarray, f: Field, s: float) -> list[Cut]:
     out = []
     for i, cell in enumerate(_own_cells(work, f, s)):
         unmarked = _cut(f, i, written[i], None, scores[i]) if i in marked else None
-        out.append(_cut(f, i, cell, jokers[i], scores[i], unmarked))
+        cut = _cut(f, i, cell, jokers[i], scores[i], unmarked)
+        if turned_down and i in search.turned_down:
+            cut = replace(cut, ringless=_cut(f, i, turned_down[i], None, scores[i]))
+        out.append(cut)
     return out
 
 
@@ -251,22 +311,36 @@ def _settle_marks(cuts: list[Cut], reader: Reader) -> list[Cut]:
     """Each box whose mark was erased read as left and as written; where the mark may have been a
     stroke of the letter (`mark_is_the_letter`), the box unmarked, with its mark's score lowered and
     both readings, half each (as written alone when the erasing left nothing). A box whose mark
-    stays keeps its reading as left, so it is not read again, and its reading as written."""
+    stays keeps its reading as left, so it is not read again, and its reading as written. A box whose
+    ring the judge turned down is read as written and with the ring erased; where that ring may be a
+    circle drawn (`ring_may_be_drawn`), it is given both readings, half each, its circle half
+    believed, and its reading as written for every reading that takes it for no joker."""
     marked = [k for k, c in enumerate(cuts) if c.unmarked is not None]
-    if not marked:
-        return cuts
+    doubted = [k for k, c in enumerate(cuts) if c.ringless is not None and min(c.ink, c.ringless.ink) >= EMPTY_INK]
+    if not marked and not doubted:
+        return [replace(c, ringless=None) for c in cuts]
     inked = [k for k in marked if cuts[k].ink >= EMPTY_INK]
-    probs = reader.probabilities(np.stack([cuts[k].image for k in inked] + [cuts[k].unmarked.image for k in marked]))
-    left = dict(zip(inked, probs[:len(inked)]))
-    out = list(cuts)
-    for k, written in zip(marked, probs[len(inked):]):
-        c, raw = cuts[k], cuts[k].unmarked
+    views = ([cuts[k].image for k in inked] + [cuts[k].unmarked.image for k in marked]
+             + [cuts[k].image for k in doubted] + [cuts[k].ringless.image for k in doubted])
+    probs = iter(reader.probabilities(np.stack(views)))
+    left = {k: next(probs) for k in inked}
+    out = [replace(c, ringless=None) for c in cuts]
+    for k in marked:
+        c, raw, written = cuts[k], cuts[k].unmarked, next(probs)
         if raw.ink >= EMPTY_INK and mark_is_the_letter(c.joker, left.get(k), written, reader.classes):
             marks = {**c.marks, c.joker: min(c.marks.get(c.joker, 0.0), WAS_LETTER)}
             both = written if k not in left else 0.5 * (written + left[k])
             out[k] = Cut(c.field, c.index, raw.image, raw.ink, None, marks, probs=both)
         elif k in left:
-            out[k] = replace(c, probs=left[k], probs_as_written=written)
+            out[k] = replace(out[k], probs=left[k], probs_as_written=written)
+    as_written = {k: next(probs) for k in doubted}
+    for k in doubted:
+        written, ringless = as_written[k], next(probs)
+        if ring_may_be_drawn(written, ringless, reader.classes):
+            marks = {**cuts[k].marks, "circle": max(cuts[k].marks.get("circle", 0.0), WAS_LETTER)}
+            out[k] = replace(out[k], marks=marks, probs=0.5 * (written + ringless), probs_as_written=written)
+        else:
+            out[k] = replace(out[k], probs=written)
     return out
 
 

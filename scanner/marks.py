@@ -502,6 +502,11 @@ def find_marks(gray: np.ndarray, box: tuple[float, float, float, float], px_per_
     return MarkResult(kind, cleaned, scores, ring.shape)
 
 
+def rules_take(shape: RingShape | None) -> bool:
+    """Whether the shape rules alone take this ring: it holds a letter and scores past DECIDE."""
+    return shape is not None and shape.holds_letter and shape.score > DECIDE
+
+
 def judged(ring: Ring, level: np.ndarray, box: tuple[float, float, float, float]) -> Ring:
     """The ring judge's verdict on the ring the rules fitted (`ringjudge`), where the judge is shipped;
     the rules' own otherwise, and where they fitted no ring at all."""
