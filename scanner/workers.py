@@ -32,6 +32,16 @@ _reader: Reader | None = None
 _options: WorkerOptions | None = None
 
 
+ONE_PAGE_IMAGES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
+
+
+def workers_for(files: list[Path], cores: int) -> int:
+    """One worker per core, but never more than the pages can keep busy: a single one-page image is
+    scanned in the caller's own process (starting a worker costs more than the page)."""
+    single_page = len(files) == 1 and files[0].suffix.lower() in ONE_PAGE_IMAGES
+    return 1 if single_page or not files else cores
+
+
 def _start(options: WorkerOptions) -> None:
     """A worker's own reader, and OpenCV, on one thread: the cores are shared out by the workers."""
     import cv2

@@ -19,13 +19,6 @@ def _pdf_dpi(value: float) -> float:
     return value
 
 
-def _workers_for(files: list[Path], cores: int) -> int:
-    """One worker per core, but never more than the pages can keep busy: a single one-page image is
-    scanned in the command's own process (starting a worker costs more than the page)."""
-    single_page = len(files) == 1 and files[0].suffix.lower() in {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
-    return 1 if single_page else cores
-
-
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
@@ -47,11 +40,12 @@ def scan(paths: tuple[Path, ...], out: Path, reader: str, model: Path | None, te
     from scanner.pipeline import ScanOptions, scan_paths
     from scanner.source import expand
     from scanner.template import builtin_templates, load_template
+    from scanner.workers import workers_for
 
     tpls = tuple(load_template(t) for t in templates) if templates else builtin_templates()
     files = expand(list(paths))
     options = ScanOptions(reader=reader, model=model, templates=tpls, pdf_dpi=pdf_dpi,
-                          workers=workers or _workers_for(files, os.cpu_count() or 1))
+                          workers=workers or workers_for(files, os.cpu_count() or 1))
     slips = accepted = total_fields = failed = 0
     seen: set[str] = set()
     with open(out, "w", encoding="utf-8") as fh, click.progressbar(length=len(files), label="scanning",

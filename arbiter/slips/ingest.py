@@ -13,6 +13,7 @@ one paper twice. A second, different slip for a table already filed is never mer
 discarded earlier (a wrong pile) scanned again is filed anew where it is scanned."""
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +31,7 @@ from ..store.models import Game, Player, ReviewItem, Round, Slip, utcnow
 from ..store.store import Store
 from . import paper
 from .readings import Parser, SlipReading, parse_reading, read_readings_file
-from .scanchecks import DEFAULT_THRESHOLD, Problems, guarded, qr_problem, scan_records
+from .scanchecks import DEFAULT_THRESHOLD, Problems, guarded, qr_problem, scan_ahead, scan_records
 
 Keep = Literal["old", "new"]
 Chooser = Callable[[Slip, SlipReading], Keep]
@@ -52,8 +53,10 @@ class Filed:
 
 
 def collect_readings(paths: Iterable[Path], threshold: float | None, reader: str = "cnn",
-                     parse: Parser = parse_reading, problems: Problems | None = None) -> Iterator[SlipReading]:
-    """Readings files are read here; images go through the scanner (issue 5). `parse` turns one
+                     parse: Parser = parse_reading, problems: Problems | None = None,
+                     ahead: dict[str, list] | None = None) -> Iterator[SlipReading]:
+    """Readings files are read here; images go through the scanner (issue 5), or come from the
+    pile's scan done ahead in worker processes (`ahead`, `scanchecks.scan_ahead`). `parse` turns one
     record into a reading (an anticipation game has its own, `arbiter.anticipation.slips`). A
     threshold of None: the reader's calibrated one for images, DEFAULT_THRESHOLD for readings files.
     Pages with no slip and unreadable images go to `problems` (`arbiter.slips.scanchecks`)."""
@@ -61,17 +64,17 @@ def collect_readings(paths: Iterable[Path], threshold: float | None, reader: str
         if path.is_dir():
             yield from collect_readings(sorted(p for p in path.iterdir()
                                                if p.suffix.lower() in READING_SUFFIXES + IMAGE_SUFFIXES),
-                                        threshold, reader, parse, problems)
+                                        threshold, reader, parse, problems, ahead)
         elif not path.exists():
             raise ReadingError(f"{path}: no such file")
         elif path.suffix.lower() in READING_SUFFIXES:
             yield from read_readings_file(path, DEFAULT_THRESHOLD if threshold is None else threshold, parse)
         else:
-            yield from _scan_image(path, threshold, reader, parse, problems)
+            yield from _scan_image(path, threshold, reader, parse, problems, ahead)
 
 
 def _scan_image(path: Path, threshold: float | None, reader: str, parse: Parser,
-                problems: Problems | None) -> Iterator[SlipReading]:
+                problems: Problems | None, ahead: dict[str, list] | None = None) -> Iterator[SlipReading]:
     """The scanner reads the image (issue 5); the slip's identity is the image's own sha256."""
     try:
         from scanner import ScannerError
@@ -79,7 +82,7 @@ def _scan_image(path: Path, threshold: float | None, reader: str, parse: Parser,
         raise MissingComponent(f"{path}: reading images needs the scanner (scanner.scan_paths); "
                                f"pass the scanner's readings .jsonl instead") from exc
     try:
-        for number, raw in enumerate(scan_records(path, reader, threshold, problems)):
+        for number, raw in enumerate(scan_records(path, reader, threshold, problems, ahead)):
             yield parse(raw, f"{path}: slip {number + 1}", DEFAULT_THRESHOLD if threshold is None else threshold, None)
     except ScannerError as exc:
         raise ReadingError(f"{path}: {exc}") from exc
@@ -310,20 +313,36 @@ def missing_tables(store: Store, game_id: int, round_number: int) -> list[int]:
 
 def collect_batch(paths: Iterable[Path], threshold: float | None, reader: str, problems: Problems,
                   parse=None) -> list:
-    """Every file of the pile, one at a time: a file that fails is reported and the others are read."""
+    """Every file of the pile, in order: a file that fails is reported and the others are read. The
+    pile's images are scanned first, side by side in worker processes (`scanchecks.scan_ahead`)."""
     from ..store.validation import check_json_size
 
     out = []
-    for path in _expand(paths):
+    files = _expand(paths)
+    ahead = _scan_ahead(files, reader)
+    for path in files:
         try:
             if path.suffix.lower() in READING_SUFFIXES:
                 check_json_size(path)
-            out.extend(collect_readings([path], threshold, reader, guarded(parse or parse_reading), problems=problems))
+            out.extend(collect_readings([path], threshold, reader, guarded(parse or parse_reading), problems=problems,
+                                        ahead=ahead))
         except FluturasError as exc:
             problems.add(str(exc))
         except RecursionError:
             problems.add(f"{path}: JSON nested too deep; not filed")
     return out
+
+
+def _scan_ahead(files: list[Path], reader: str) -> dict[str, list]:
+    """The pile's images read ahead (`scanchecks.scan_ahead`); none without the scanner installed."""
+    images = [p for p in files if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()]
+    if not images:
+        return {}
+    try:
+        installed = importlib.util.find_spec("scanner") is not None
+    except (ImportError, ValueError):
+        installed = False
+    return scan_ahead(images, reader) if installed else {}  # without it, each image reports it
 
 
 def _expand(paths: Iterable[Path]) -> list[Path]:

@@ -112,10 +112,46 @@ def apply_threshold(record: dict[str, Any], threshold: float | None) -> dict[str
     return {**record, "fields": fields}
 
 
-def scan_records(path: Path, reader: str, threshold: float | None, problems: Problems | None) -> Iterator[dict]:
-    """The scanner's records of one image file, each with the file's sha256 and the print of its
-    ink (`arbiter.slips.paper`); a page with no slip, a blank slip or an unreadable file is reported in
-    `problems` (raised when there is none to report to)."""
+def scan_ahead(paths: list[Path], reader: str) -> dict[str, list]:
+    """The scanner's readings of every image of a pile at once, by file, with one worker process a
+    core scanning pages side by side (`scanner.workers`): what `scan_records` then checks file by
+    file, in the pile's order. Empty when one process would scan the pile anyway (a single image).
+    A file whose header refuses it (`check_image_size`) is left out, to be reported where it lies;
+    if the pile's scan fails, nothing is read ahead and each file is scanned on its own, so that a
+    file the scanner cannot take is reported alone and the others are filed."""
+    import os
+    from concurrent.futures.process import BrokenProcessPool
+
+    from scanner import ScannerError, ScanOptions, scan_paths
+    from scanner.workers import workers_for
+
+    from ..errors import ReadingError
+
+    sized = []
+    for path in paths:
+        try:
+            check_image_size(path)
+        except ReadingError:
+            continue
+        sized.append(path)
+    workers = workers_for(sized, os.cpu_count() or 1)
+    if workers <= 1:
+        return {}
+    out: dict[str, list] = {str(path): [] for path in sized}
+    try:
+        for reading in scan_paths(sized, ScanOptions(reader=reader, workers=workers)):
+            out.setdefault(reading.source, []).append(reading)
+    except (ScannerError, BrokenProcessPool):
+        return {}
+    return out
+
+
+def scan_records(path: Path, reader: str, threshold: float | None, problems: Problems | None,
+                 ahead: dict[str, list] | None = None) -> Iterator[dict]:
+    """The scanner's records of one image file (read ahead with the pile, `scan_ahead`, or now),
+    each with the file's sha256 and the print of its ink (`arbiter.slips.paper`); a page with no
+    slip, a blank slip or an unreadable file is reported in `problems` (raised when there is none
+    to report to)."""
     import hashlib
 
     from scanner import ScanOptions, scan_paths
@@ -125,7 +161,8 @@ def scan_records(path: Path, reader: str, threshold: float | None, problems: Pro
 
     check_image_size(path)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    for reading in scan_paths([path], ScanOptions(reader=reader)):
+    readings = ahead[str(path)] if ahead and str(path) in ahead else scan_paths([path], ScanOptions(reader=reader))
+    for reading in readings:
         record = {**reading.to_dict(), "sha256": digest}
         if reading.cells:
             record["ink"] = print_of(reading.cells)

@@ -53,8 +53,50 @@ def test_the_scan_command_uses_its_workers_and_keeps_the_pile_in_order(tmp_path,
 
 
 def test_a_single_image_is_scanned_in_the_commands_own_process(tmp_path):
-    from arbiter.commands.scanner import _workers_for
+    from scanner.workers import workers_for
 
-    assert _workers_for([tmp_path / "one.png"], 4) == 1
-    assert _workers_for([tmp_path / "pile.pdf"], 4) == 4  # a PDF may hold many pages
-    assert _workers_for([tmp_path / "a.png", tmp_path / "b.png"], 4) == 4
+    assert workers_for([tmp_path / "one.png"], 4) == 1
+    assert workers_for([tmp_path / "pile.pdf"], 4) == 4  # a PDF may hold many pages
+    assert workers_for([tmp_path / "a.png", tmp_path / "b.png"], 4) == 4
+    assert workers_for([], 4) == 1
+
+
+def _filed_as(pile, monkeypatch, cores: int) -> tuple[list[dict], list[str]]:
+    """What a round's scan reads of the pile (`ingest.collect_batch`, the path of `round scan`, the
+    web page's upload and the demo) on a machine of `cores` cores: each slip's record, and the problems."""
+    import os
+
+    from arbiter.slips.ingest import collect_batch
+    from arbiter.slips.scanchecks import Problems
+
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)
+    problems = Problems()
+    readings = collect_batch(pile, None, "cnn", problems)
+    return [{**r.raw, "source": r.source, "sha256": r.sha256, "index": r.slip_index} for r in readings], problems.lines
+
+
+def test_a_round_pile_is_read_ahead_by_the_workers_and_filed_as_one_process_reads_it(tmp_path, duplicat, rng, style,
+                                                                                      monkeypatch):
+    """The pile's images are scanned side by side before the first slip is filed; every slip, its
+    sha256 and ink print, and every problem come out as one process reads them, in the same order."""
+    import scanner
+    from arbiter.slips import scanchecks
+
+    pile = [p for p in _pile(tmp_path, duplicat, rng, style) if p.suffix == ".png"]
+    ahead: list[int] = []
+    scan_ahead = scanchecks.scan_ahead
+    monkeypatch.setattr(scanchecks, "scan_ahead", lambda paths, reader: ahead.append(len(r := scan_ahead(paths, reader))) or r)
+    monkeypatch.setattr("arbiter.slips.ingest.scan_ahead", scanchecks.scan_ahead)
+    alone = _filed_as(pile, monkeypatch, 1)
+    side_by_side = _filed_as(pile, monkeypatch, 2)
+    assert ahead == [0, 3]  # one process reads nothing ahead; two workers read the three readable files
+    assert side_by_side == alone
+    assert len(alone[0]) == 8 and any("p1_corrupt.png" in line for line in alone[1])
+
+    def broken(paths, options=None):  # the pile's scan fails in the workers: each file is scanned alone
+        if options is not None and options.workers > 1:
+            raise scanner.ScannerError("a worker could not start")
+        return scan_paths(paths, options)
+
+    monkeypatch.setattr(scanner, "scan_paths", broken)
+    assert _filed_as(pile, monkeypatch, 2) == alone
