@@ -29,6 +29,8 @@ class GlyphStyle:
     elastic_px: float = 2.5
     monoline_share: float = 0.0  # share redrawn along the centre line with a round pen (monoline.redraw)
     monoline_pen_px: tuple[int, int] = (3, 9)  # that pen's width range at RENDER_PX scale
+    ball_end_share: float = 0.0  # share of glyphs whose stroke ends carry a ball (`ball_ends`)
+    ball_end_scale: tuple[float, float] = (1.3, 2.0)  # the ball's width against the stroke's
 
 
 @lru_cache(maxsize=512)
@@ -109,7 +111,31 @@ def render_glyph(char: str, font_path: str | Path, rng: np.random.Generator,
     mask = _raw(char, str(font_path))
     if style.monoline_share and rng.random() < style.monoline_share:  # as printed with a ballpoint
         mask = monoline.redraw(mask, int(rng.integers(style.monoline_pen_px[0], style.monoline_pen_px[1] + 1)))
+    if style.ball_end_share and rng.random() < style.ball_end_share:
+        mask = ball_ends(mask, rng, style.ball_end_scale)
     return distort(mask, rng, style)
+
+
+def ball_ends(mask: np.ndarray, rng: np.random.Generator, scale: tuple[float, float]) -> np.ndarray:
+    """The glyph with a ball on its stroke ends, as some hands and faces write them (a K's leg or a
+    Z's foot ending in a blob or a curl): on the end nearest the lower right, where a joker dot is
+    drawn, and half the time on another. A ball is `scale` times the stroke's width, narrower than a
+    pressed joker dot (`synth.pen.draw_dot`, at least twice it): what the dot judge must tell apart."""
+    ink = (mask > 0.5).astype(np.uint8)
+    line = monoline.thin(ink)
+    count = cv2.filter2D(line, -1, np.ones((3, 3), np.float32), borderType=cv2.BORDER_CONSTANT)
+    ys, xs = np.nonzero((line > 0) & (count == 2))  # a centre-line pixel with a single neighbour
+    if not len(xs):
+        return mask
+    half_stroke = float(np.percentile(cv2.distanceTransform(ink, cv2.DIST_L2, 3)[ink > 0], 90))
+    ends = [int(np.argmax(xs + ys))]
+    if len(xs) > 1 and rng.random() < 0.5:
+        ends.append(int(rng.integers(len(xs))))
+    out = mask.copy()
+    for k in ends:
+        radius = max(1, int(round(half_stroke * rng.uniform(*scale))))
+        cv2.circle(out, (int(xs[k]), int(ys[k])), radius, 1.0, -1, cv2.LINE_AA)
+    return out
 
 
 def distort(mask: np.ndarray, rng: np.random.Generator, style: GlyphStyle = GlyphStyle()) -> np.ndarray:

@@ -46,7 +46,8 @@ def _slip_examples(t: Template, style: SlipStyle, cfg: DotConfig, rng: np.random
 def recipe(cfg: DotConfig) -> JudgeRecipe:
     return JudgeRecipe("dot", partial(slips_drawn, _slip_examples), (dotjudge.PATCH, dotjudge.CONTEXT, dotjudge.RULES),
                        dotjudge.width(), cfg.dot_weight,
-                       f"python -m scanner.train.dots --slips {cfg.train_slips} --seed {cfg.seed} --dot-weight {cfg.dot_weight}")
+                       f"python -m scanner.train.dots --slips {cfg.train_slips} --seed {cfg.seed} --dot-weight {cfg.dot_weight}"
+                       + (f" --ball-end-share {cfg.ball_end_share}" if cfg.ball_end_share else ""))
 
 
 def main() -> None:

@@ -46,6 +46,7 @@ class JudgeConfig:
     circle_share: float = 0.25
     jokers_per_word: int = 3  # at most
     overrun_share: float = 0.1
+    ball_end_share: float = 0.0  # training slips only: letters whose stroke ends carry a ball (`glyphs.ball_ends`)
     workers: int = 2
     template: str = "duplicat"
 
@@ -124,6 +125,8 @@ def slips_drawn(slip_examples: Callable, job: tuple[str, int, int, Any]) -> Exam
     split, first, count, cfg = job
     t = load_template(cfg.template)
     style = SlipStyle(fonts=list(fonts.writers(split).paths), overrun_share=cfg.overrun_share)
+    if split == "train" and cfg.ball_end_share:
+        style = replace(style, glyph=replace(style.glyph, ball_end_share=cfg.ball_end_share))
     out = Examples()
     for k in range(first, first + count):
         rng = np.random.default_rng([cfg.seed, 0 if split == "train" else 1, k])
@@ -281,8 +284,10 @@ def judge_main(name: str, model: Path, config: type, weight: str, recipe: Callab
     ap.add_argument("--epochs", type=int, default=default.epochs)
     ap.add_argument(f"--{weight.replace('_', '-')}", dest="weight", type=float, default=getattr(default, weight),
                     help=f"a missed {name} against a false one, in the loss")
+    ap.add_argument("--ball-end-share", type=float, default=default.ball_end_share,
+                    help="share of the training slips' letters whose stroke ends carry a ball (no mark)")
     ap.add_argument("--cache", type=Path, default=None, help="folder keeping the drawn examples for another run")
     args = ap.parse_args()
     cfg = replace(default, seed=args.seed, train_slips=args.slips, check_slips=args.check_slips, epochs=args.epochs,
-                  **{weight: args.weight})
+                  ball_end_share=args.ball_end_share, **{weight: args.weight})
     print(json.dumps(train_judge(recipe(cfg), args.out, cfg, args.cache), indent=2))
