@@ -90,8 +90,8 @@ INK_GREY = int(PAPER * (1 - glyph.INK_LEVEL))  # grey level below which a flatte
 # the ring judge turned it down. The judge is sure and wrong on a few narrow rings drawn tight around
 # a thin letter: PLAGIIND, its joker I ringed by a 2.7 x 8.1 mm ellipse, was read, ring and all, as a
 # slashed 0 and ruled PLAGIOND, incorrect, at 0.9999 on a calibration pile. Where the box as written
-# reads as a round letter (the ring itself) and the box with the ring erased as another letter,
-# legibly, the two readings alone cannot tell a circle from a letter's own stroke: the box is given
+# reads as a round letter (the ring itself) and the box with the ring erased as letters that are not
+# round, the two readings alone cannot tell a circle from a letter's own stroke: the box is given
 # both, half each, and the circle half believed (WAS_LETTER); the decoder weighs them against the round.
 
 
@@ -112,9 +112,9 @@ def ring_may_be_drawn(written: np.ndarray, ringless: np.ndarray, classes: str) -
     reader's distribution on the box as written (mostly a round letter: the ring read as the letter)
     against its distribution with the ring erased (mostly letters that are not round: a remnant of
     the ring may leave an I read L or I). Digits count as the letters they look like: the box holds
-    a letter. A box read, as written, surely as a round letter
-    (an O, not the slashed 0 a ring around a thin letter looks like) is that letter: its ring is the
-    letter's own outline, and what is left inside it scraps."""
+    a letter. A box read, as written, surely as a round letter (an O, not the slashed 0 a ring
+    around a thin letter looks like) is that letter: its ring is the letter's own outline, and what
+    is left inside it scraps."""
     k = int(np.argmax(written))
     if classes[k] in RING_LIKE_LETTERS and float(written[k]) >= RING_LIKE_SURE:
         return False
@@ -272,13 +272,14 @@ def _own_cells(work: np.ndarray, f: Field, s: float) -> list[np.ndarray]:
 def cut_field(work: np.ndarray, f: Field, s: float) -> list[Cut]:
     """Normalised cells of one field; joker circles/dots found and erased (in `work`) on letter fields."""
     before = work
-    turned_down: list[np.ndarray] = []
+    ringless: list[np.ndarray] = []  # each box's cell with the rings the judge turned down erased
+    turned_down: dict[int, np.ndarray] = {}
     if f.grammar.kind == "letters":
         before = work.copy()  # the field as written, before its marks are erased
         search = _erase_marks(work, f, s)
-        jokers, scores = search.jokers, search.scores
-        if search.turned_down:
-            turned_down = _own_cells(search.without_turned_down(), f, s)
+        jokers, scores, turned_down = search.jokers, search.scores, search.turned_down
+        if turned_down:
+            ringless = _own_cells(search.without_turned_down(), f, s)
     else:
         jokers, scores = [None] * len(f.boxes), [{} for _ in f.boxes]
     for i, tick in enumerate(f.ticks):
@@ -293,8 +294,8 @@ def cut_field(work: np.ndarray, f: Field, s: float) -> list[Cut]:
     for i, cell in enumerate(_own_cells(work, f, s)):
         unmarked = _cut(f, i, written[i], None, scores[i]) if i in marked else None
         cut = _cut(f, i, cell, jokers[i], scores[i], unmarked)
-        if turned_down and i in search.turned_down:
-            cut = replace(cut, ringless=_cut(f, i, turned_down[i], None, scores[i]))
+        if i in turned_down:
+            cut = replace(cut, ringless=_cut(f, i, ringless[i], None, scores[i]))
         out.append(cut)
     return out
 
