@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from scanner.reader import Reader, make_reader
 from scanner.reading import Reading
-from scanner.source import Page
+from scanner.source import IMAGE_SUFFIXES, Page
 
 AHEAD = 2  # pages waiting per worker: enough to keep it busy, few enough to bound the memory they hold
 
@@ -32,7 +32,7 @@ _reader: Reader | None = None
 _options: WorkerOptions | None = None
 
 
-ONE_PAGE_IMAGES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
+ONE_PAGE_IMAGES = IMAGE_SUFFIXES - {".tif", ".tiff"}  # a TIFF may hold many pages
 
 
 def workers_for(files: list[Path], cores: int) -> int:

@@ -13,7 +13,6 @@ one paper twice. A second, different slip for a table already filed is never mer
 discarded earlier (a wrong pile) scanned again is filed anew where it is scanned."""
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -339,10 +338,9 @@ def _scan_ahead(files: list[Path], reader: str) -> dict[str, list]:
     if not images:
         return {}
     try:
-        installed = importlib.util.find_spec("scanner") is not None
-    except (ImportError, ValueError):
-        installed = False
-    return scan_ahead(images, reader) if installed else {}  # without it, each image reports it
+        return scan_ahead(images, reader)
+    except ImportError:
+        return {}  # without the scanner, each image reports it where it lies
 
 
 def _expand(paths: Iterable[Path]) -> list[Path]:

@@ -137,7 +137,7 @@ def scan_ahead(paths: list[Path], reader: str) -> dict[str, list]:
     workers = workers_for(sized, os.cpu_count() or 1)
     if workers <= 1:
         return {}
-    out: dict[str, list] = {str(path): [] for path in sized}
+    out: dict[str, list] = {}  # every file gives a reading, an unreadable one too; one named otherwise is scanned again
     try:
         for reading in scan_paths(sized, ScanOptions(reader=reader, workers=workers)):
             out.setdefault(reading.source, []).append(reading)
