@@ -108,7 +108,8 @@ def _as_letters(p: np.ndarray, classes: str) -> dict[str, float]:
 
 
 def ring_may_be_drawn(written: np.ndarray, ringless: np.ndarray, classes: str) -> bool:
-    """Whether a ring the judge turned down may still be a circle drawn around the letter: the
+    """Whether a ring the judge turned down may still be a joker's circle drawn around the letter
+    (RULES.md §2, D 5.3.5: a joker is marked by a circle around its letter): the
     reader's distribution on the box as written (mostly a round letter: the ring read as the letter)
     against its distribution with the ring erased (mostly letters that are not round: a remnant of
     the ring may leave an I read L or I). Digits count as the letters they look like: the box holds

@@ -78,7 +78,7 @@ def _circled_letters(reader, monkeypatch, rule: bool) -> tuple[int, int, int]:
     return seen, kept, doubted
 
 
-def test_a_circle_the_judge_turns_down_keeps_the_letter_inside_it(reader, monkeypatch):
+def test_RULES_2_a_circle_the_judge_turns_down_keeps_the_letter_inside_it(reader, monkeypatch):
     seen, kept, doubted = _circled_letters(reader, monkeypatch, rule=True)
     assert seen >= 6, seen
     assert kept >= 0.6 * seen and doubted >= 0.6 * seen, (seen, kept, doubted)
@@ -87,7 +87,7 @@ def test_a_circle_the_judge_turns_down_keeps_the_letter_inside_it(reader, monkey
     assert doubted_before == 0 and kept_before < kept, (seen_before, kept_before, kept)
 
 
-def test_plagiind_its_ringed_i_is_not_read_as_a_round_letter_alone(reader, monkeypatch):
+def test_RULES_2_plagiind_its_ringed_i_is_not_read_as_a_round_letter_alone(reader, monkeypatch):
     """The calibration slip itself, through the real scanner with the shipped ring judge."""
     page = render_page([cv2.imread(str(PLAGIIND))], np.random.default_rng(1))
 
