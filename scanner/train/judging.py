@@ -154,6 +154,7 @@ def cached_examples(job: Callable, split: str, n_slips: int, cfg: Any, cache: Pa
     for part in _drawn_in_parallel(job, split, n_slips, cfg):
         ex.extend(part)
     if cache is not None:
+        cache.parent.mkdir(parents=True, exist_ok=True)  # a new folder named by --cache: hours of drawing are not lost
         np.savez_compressed(cache, views=np.stack(ex.views), marked=np.array(ex.marked), ways=np.array(ex.ways),
                             rules=np.array(ex.rules))
     return ex
