@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from corrector.decoding import SlipDecoder
-from corrector.decoding.markscores import MarkScores, fit, load_mark_scores, save_mark_scores
+from corrector.decoding.markscores import SUREST, MarkScores, fit, load_mark_scores, save_mark_scores
 from tests.decoding.helpers import decoder, record
 
 WORDS = {"MODEL", "MODELE", "MARE", "ME", "EL", "AR", "DOR", "ROD", "DAR", "RAD", "ERA", "MAL", "LAM", "MOD", "MODE"}
@@ -38,7 +38,7 @@ def calibration_like(seed: int = 5) -> list[tuple[dict[str, float], bool]]:
 def test_fit_reads_the_counts_and_never_lowers_a_higher_score():
     scores = fit(calibration_like())
     assert scores.monotone()
-    assert scores.probability(kinds(circle=0.88)) > 0.99  # 97 marks against 8 plain letters up there
+    assert scores.probability(kinds(circle=0.88)) == SUREST  # 97 marks against 8 plain letters: as sure as any bin says
     assert scores.probability(kinds()) < 0.05  # one mark missed among 2,800 plain letters at 0
     assert 0.02 < scores.probability(kinds(dot=0.3)) < 0.3  # 2 marks among 392 stroke ends
     assert scores.probability(kinds()) > 0  # a mark missed by the detector is never impossible
@@ -128,3 +128,24 @@ def test_RULES_3_plain_letters_with_loose_ring_fits_are_decided_as_written(ro):
     split = SlipDecoder(dec.k, strict, confusion=None, mark_scores=fit(calibration_like())).decode(rec)
     assert split.decided
     assert (split.best.outcome.status, split.best.outcome.warning, split.best.reading.jokers) == ("valid", None, ())
+
+
+def test_RULES_3_one_false_mark_alone_never_decides_a_letter_marked_as_a_joker(ro):
+    """A group without a joker and MODEL written plainly, its L's stroke end scored 0.95 as a dot (a
+    ball-ended stroke, a false mark). Counted on calibration hands alone the top bin says a mark at
+    0.9993, and the slip was decided "letter marked as a joker" (a warning the player did not
+    earn: CUSPIDAT on the validation hands); no bin says more than `SUREST`, so it goes to review."""
+    dec = decoder(ro, WORDS, "AEMODLR", round_no=1)
+    below_one = replace(dec.p, threshold=0.85, threshold_overrule=0.99)
+    rec = record(1, 5, 26, "H4", "MODEL")
+    for i, char in enumerate(rec["fields"]["depunere"]["chars"]):
+        char["marks"] = kinds(dot=0.95 if i == 4 else 0.0)
+    counted = fit(calibration_like(), surest=1.0)
+    assert counted.probability(kinds(dot=0.95)) > 0.999
+    trusted = SlipDecoder(dec.k, below_one, confusion=None, mark_scores=counted).decode(rec)
+    assert trusted.decided and trusted.best.outcome.warning == "JOKER_MARKED_WITHOUT_JOKER"
+    capped = fit(calibration_like())
+    assert capped.probability(kinds(dot=0.95)) == SUREST
+    v = SlipDecoder(dec.k, below_one, confusion=None, mark_scores=capped).decode(rec)
+    assert not (v.decided and v.best.outcome.warning == "JOKER_MARKED_WITHOUT_JOKER")
+    assert {"JOKER_MARKED_WITHOUT_JOKER", None} <= {c.outcome.warning for c in v.candidates}
