@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from arbiter.demo.demo import DemoOptions, run_demo
 from arbiter.store.games import get_game
-from arbiter.store.models import ReviewItem, Slip
+from arbiter.store.models import Player, ReviewItem, Slip
 from arbiter.store.store import open_store
 from arbiter.web.queue import by_probability
 from cli import main
@@ -35,10 +35,16 @@ def test_review_shows_the_crop_and_numbers_the_candidates_as_the_web_page(tmp_pa
     assert crop and open(crop[1], "rb").read(8) == b"\x89PNG\r\n\x1a\n"  # an upright crop, doubtful boxes outlined
     shown = [int(p) for p in re.findall(r"^  \d\. .*?(\d+) %", first, re.M)]
     assert len(shown) >= 3 and shown == sorted(shown, reverse=True)  # most likely first, numbered 1, 2, 3 ...
-    assert "(Popescu Ștefan)" in first and re.search(r"\b\d{1,3} % sure", first) and "warning: wrong score" in first
+    seat = re.match(r"\n?\[1/\d+\] round 1, table (\d+) \(([^)]+)\)", first)
+    assert seat, first  # the slip's table and the name of the player seated there
+    with store.session() as s:
+        seated = s.scalar(select(Player).where(Player.game_id == review_game, Player.table_no == int(seat[1])))
+        assert seated is not None and seat[2] == seated.name
+    assert re.search(r"\b\d{1,3} % sure", first) and "warning: wrong score" in first
     assert not re.search(r"\b[A-Z]+_[A-Z_]+\b|RULES\.md|[{\[]\"|\bsure of\b", out), out
     with store.session() as s:  # `2` took the second candidate as the page numbers them: most likely first
-        item = s.scalar(select(ReviewItem).where(ReviewItem.game_id == review_game, ReviewItem.table_no == 1))
+        item = s.scalar(select(ReviewItem).where(ReviewItem.game_id == review_game,
+                                                 ReviewItem.table_no == int(seat[1])))
         second = by_probability(item.candidates)[1]["reading"]
         stored = s.get(Slip, item.slip_id).content
         assert item.state == "resolved"
