@@ -33,7 +33,7 @@ PSEUDO = 1.0  # slips of each kind added to every bin
 LIMIT = 1e-5  # no score makes a mark, or its absence, surer than this
 # No score makes a drawn mark surer than 99 in 100. The detector is scored on calibration hands,
 # where a box found at 0.9 or more is a plain letter once in 3,600; on the validation hands the
-# scanner finds 13 false marks on 400 slips beside some 430 drawn ones (a K's leg ending in a ball,
+# scanner finds 13 false marks on 400 slips beside 442 drawn ones (a K's leg ending in a ball,
 # a curled C). One false mark was then a sure "letter marked as a joker" warning (CUSPIDAT, IAZ,
 # ROTAU) and set the decoder's threshold (GUBEI): a margin for hands never seen, as the thresholds
 # keep one (README, "Calibration").
