@@ -1,0 +1,50 @@
+"""`benchmarks/round_grid.py`: the round benchmark over rooms, seeds and kinds of slip in one
+command. Two small real runs (rendered, scanned, decoded), their readings kept and decoded again
+with `--replay` to the same figures; a replay without kept readings is refused, naming what is
+missing."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GRID = ROOT / "benchmarks" / "round_grid.py"
+
+pytest.importorskip("onnxruntime")
+pytest.importorskip("cv2")
+
+
+def grid(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(GRID), *args], capture_output=True, text=True, cwd=ROOT, timeout=600)
+
+
+def rows(text: str) -> list[str]:
+    return [line for line in text.splitlines() if re.match(r"^\s+16\s+(blank|pre-filled)\s+9\s", line)]
+
+
+def test_grid_scans_each_room_and_kind_then_replays_the_same_readings(tmp_path):
+    common = ("--seeds", "9", "--rooms", "16", "--slips", "12", "--out", str(tmp_path))
+    first = grid(*common)
+    assert first.returncode == 0, first.stdout + first.stderr
+    scanned = rows(first.stdout)
+    assert [r.split()[1] for r in scanned] == ["blank", "pre-filled"]
+    assert all(r.count("%") == 3 for r in scanned)
+    assert {p.name for p in tmp_path.glob("*.pkl")} == {"16blank-9.pkl", "16qr-9.pkl"}
+    for kind in ("none", "wrong_score", "not_a_word", "one_wrong_sign", "missing_table"):  # every type, even unseen
+        assert re.search(rf"^{kind}\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+$", first.stdout, re.M), kind
+    assert re.search(r"silent errors \d+ \(target 0\): (met|not met)$", first.stdout, re.M)
+
+    again = grid(*common, "--replay")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "readings replayed" in again.stdout
+    assert rows(again.stdout) == scanned  # the same readings, the same decoder: the same figures
+
+
+def test_replay_without_kept_readings_names_the_missing_runs(tmp_path):
+    done = grid("--seeds", "9", "--rooms", "16", "--kinds", "qr", "--out", str(tmp_path), "--replay")
+    assert done.returncode == 2
+    assert f"no kept readings for 16qr-9 in {tmp_path}" in done.stderr
