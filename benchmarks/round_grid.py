@@ -143,7 +143,10 @@ def main() -> int:
     ap.add_argument("--out", type=Path, required=True, help="folder for each run's readings and printout")
     ap.add_argument("--replay", action="store_true", help="decode the readings kept in --out again, without scanning")
     args = ap.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        ap.error(f"--out {args.out}: cannot be a folder for the runs ({e.strerror})")
     runs = [Run(room, kind == "qr", seed) for seed in args.seeds for kind in args.kinds for room in args.rooms]
     if args.replay:
         missing = [r.name for r in runs if not (args.out / f"{r.name}.pkl").is_file()]

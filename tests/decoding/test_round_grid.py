@@ -48,3 +48,12 @@ def test_replay_without_kept_readings_names_the_missing_runs(tmp_path):
     done = grid("--seeds", "9", "--rooms", "16", "--kinds", "qr", "--out", str(tmp_path), "--replay")
     assert done.returncode == 2
     assert f"no kept readings for 16qr-9 in {tmp_path}" in done.stderr
+
+
+def test_an_out_that_is_a_file_is_refused_in_one_line(tmp_path):
+    taken = tmp_path / "grid"
+    taken.write_text("not a folder")
+    done = grid("--seeds", "9", "--rooms", "16", "--out", str(taken))
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1].endswith(f"--out {taken}: cannot be a folder for the runs (File exists)")
+    assert taken.read_text() == "not a folder"
