@@ -2,8 +2,7 @@
 scanned slip images through the real scanner and the real judge. The sheet read back with
 openpyxl agrees with `fluturas judge` run on its own on the same game; the audit log holds every
 change; and every rendered slip was either read right by the scanner or sent to review (never
-silently wrong). Three rounds keep it short (the third holds a letter the arbiter corrects from the
-image); the seed makes it the same run every time."""
+silently wrong). Three rounds keep it short; the seed makes it the same run every time."""
 from __future__ import annotations
 
 import json
@@ -118,18 +117,27 @@ def test_every_rendered_slip_was_read_right_or_sent_to_review(demo):
         assert rule(content) == rule(truth), (name, content, truth)
 
 
-def test_arbiter_corrections_are_kept_for_the_reader(demo):
-    out, _ = demo
-    samples = sorted((out / "reader-samples").glob("*.npz"))
-    with open_store(out / "demo.db").session() as s:
-        corrected = [e for e in entries(s, None, "slip.correct")]
-    assert [e for e in corrected if e.before != e.after], "no reading was corrected: nothing to keep"
-    assert samples
+def test_arbiter_corrections_are_kept_for_the_reader(demo, tmp_path):
+    """Each field an arbiter corrects is kept with the cells the scanner cut for it: the demo's own
+    corrections (as many as the decoder leaves it), and a score an arbiter types for a filed slip,
+    its cells cut again from the slip's image, whatever the decoder decided."""
     import numpy as np
 
-    for path in samples:
+    from arbiter.slips.learning import save_field_corrections
+
+    out, _ = demo
+    with open_store(out / "demo.db").session() as s:
+        slip = s.scalars(select(Slip).where(Slip.state == "filed", Slip.table_no.is_not(None))
+                         .order_by(Slip.id)).first()
+        reading, sha256, index, score = dict(slip.reading), slip.sha256, slip.slip_index, slip.content["score"]
+    typed = save_field_corrections(tmp_path, reading, sha256, index, {}, {"score": score})
+    assert len(typed) == 1
+    with np.load(typed[0]) as d:
+        assert str(d["truth"]) == str(score)
+    for path in sorted((out / "reader-samples").glob("*.npz")) + typed:
         with np.load(path) as d:
             assert len(d["cells"]) == len(str(d["truth"]))
+    assert save_field_corrections(tmp_path, reading, "0" * 64, index, {}, {"score": score}) == []  # another image
 
 
 def test_demo_options_give_another_game(tmp_path):
