@@ -9,7 +9,7 @@ import numpy as np
 from scanner import glyph
 from scanner.grammar import decode
 from scanner.marks import DECIDE, MarkResult, find_marks, is_ticked, rules_take, tick_score
-from scanner.reader import Reader
+from scanner.reader import Reader, read_digit_boxes
 from scanner.reading import CharReading, FieldReading
 from scanner.template import Field, Rect, Template
 
@@ -366,6 +366,9 @@ def read_fields(slip_bgr: np.ndarray, t: Template, reader: Reader, px_per_mm: fl
     unread = [c for c in written if c.probs is None]
     read = iter(reader.probabilities(np.stack([c.image for c in unread])) if unread else ())
     probs = np.array([c.probs if c.probs is not None else next(read) for c in written]).reshape(-1, len(reader.classes))
+    digit_rows = [k for k, c in enumerate(written) if c.field.grammar.kind == "digits"]
+    if digit_rows:
+        probs[digit_rows] = read_digit_boxes(reader, np.stack([written[k].image for k in digit_rows]), probs[digit_rows])
     row = {(c.field.name, c.index): k for k, c in enumerate(written)}
     cells: dict[str, np.ndarray] = {}
     for f in t.fields:

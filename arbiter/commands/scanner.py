@@ -165,6 +165,35 @@ def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int
     click.echo(f"{out}: threshold {meta.threshold:.6f}, metrics {meta.metrics}")
 
 
+@reader.command("train-digits")
+@click.option("--init-from", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="The character reader's torch weights (.pt) the digit reader starts from.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Default: the shipped digit reader, scanner/models/digits.onnx.")
+@click.option("--seed", type=int, default=None)
+@click.option("--epochs", type=int, default=None)
+@click.option("--per-digit", type=int, default=None, help="Drawn training cells per digit.")
+@click.option("--lr", "learning_rate", type=float, default=None)
+@click.option("--slips", "train_slips", type=int, default=None,
+              help="Also train on the digit boxes the scanner cuts from this many slips in the training faces.")
+@click.option("--threads", type=int, default=2, show_default=True)
+def reader_train_digits(init_from: str, out: Path | None, seed: int | None, epochs: int | None,
+                        per_digit: int | None, learning_rate: float | None, train_slips: int | None,
+                        threads: int) -> None:
+    """Teach the reader again on digits alone, for the score and table boxes; export ONNX."""
+    from dataclasses import replace
+
+    from scanner.reader import DEFAULT_DIGITS
+    from scanner.train.digits import DigitConfig, train_digit_reader
+
+    out = out or DEFAULT_DIGITS
+    given = (("seed", seed), ("epochs", epochs), ("n_per_digit", per_digit), ("learning_rate", learning_rate),
+             ("train_slips", train_slips))
+    cfg = replace(DigitConfig(init_from=init_from, threads=threads), **{k: v for k, v in given if v is not None})
+    meta = train_digit_reader(out, cfg, log=lambda s: click.echo(s, err=True))
+    click.echo(f"{out}: temperature {meta.temperature:.3f}, metrics {meta.metrics}")
+
+
 @reader.command("calibrate")
 @click.option("--model", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="ONNX model whose sidecar JSON is rewritten; default: the shipped one.")

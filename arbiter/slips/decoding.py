@@ -24,6 +24,7 @@ from corrector.rulepack import load_pack
 from ..store.games import board_before, get_game, get_round, lexicon_of, players
 from ..store.models import Slip
 from ..store.store import Store
+from ..words.reasons import ASKED
 from .readings import SlipReading
 
 DECODED_VARIANTS = ("classic",)
@@ -78,11 +79,22 @@ def has_boxes(reading: SlipReading) -> bool:
     return isinstance(word, dict) and bool(word.get("chars"))
 
 
+def held_to(verdict: Verdict, at_least: float | None) -> Verdict:
+    """The verdict with the confidence the arbiter asked for (`round scan --threshold`): a slip the
+    decoder would decide less surely than that goes to review, its doubt saying so; as it was
+    without one. An explicit threshold rules every field of the pile, so it rules the decoder too."""
+    if at_least is None or not verdict.decided or verdict.probability >= at_least:
+        return verdict
+    why = f"{verdict.probability:.3f} sure of {verdict.best.outcome}, {ASKED} ({at_least:g})"
+    return replace(verdict, decided=False, doubt=why)
+
+
 def decode_readings(decoder: SlipDecoder | None, readings: Iterable[SlipReading],
-                    taken: Iterable[int] = ()) -> list[tuple[SlipReading, Verdict | None]]:
+                    taken: Iterable[int] = (), at_least: float | None = None) -> list[tuple[SlipReading, Verdict | None]]:
     """Each reading of a pile decoded against the round, one slip a table across the pile and the
     tables already filed (`taken`); as read when there is no decoder or no per-box reading. The
-    same slip read twice (same image and index) is decoded once."""
+    same slip read twice (same image and index) is decoded once. `at_least`: the confidence the
+    arbiter asked for, which a decided slip must reach too (`held_to`)."""
     readings = list(readings)
     if decoder is None:
         return [(r, None) for r in readings]
@@ -91,6 +103,7 @@ def decode_readings(decoder: SlipDecoder | None, readings: Iterable[SlipReading]
     out: list[tuple[SlipReading, Verdict | None]] = []
     for r in readings:
         v = verdicts.get((r.sha256, r.slip_index))
+        v = None if v is None else held_to(v, at_least)
         out.append((decoded(r, v), v) if v is not None else (r, None))
     return out
 

@@ -109,7 +109,7 @@ def scan_round(store: Store, game_id: int, number: int, paths: Iterable[Path], t
     decoder = round_decoder(store, game_id, number) if any(map(has_boxes, readings)) else None
     done.decoder = decoder
     pile = PileRef([str(p) for p in paths])
-    for reading, verdict in track(decode_readings(decoder, readings, filed_tables(store, game_id, number))):
+    for reading, verdict in track(decode_readings(decoder, readings, filed_tables(store, game_id, number), threshold)):
         filed = file_reading(store, game_id, number, reading, actor, choose, pile)
         done.decided += bool(verdict and verdict.decided and filed.outcome == "filed" and not filed.review)
         done.counts[filed.outcome] = done.counts.get(filed.outcome, 0) + 1

@@ -74,6 +74,7 @@ _PIECES: tuple[tuple[re.Pattern[str], Any], ...] = (
      lambda m, lang: "the slip was printed for another game" if lang == EN else "fluturașul a fost tipărit pentru altă partidă"),
 )
 _DECODER = re.compile(r"^decoder: ([\d.]+) sure of ")
+ASKED = "under the confidence asked for"  # a decided slip less sure than `round scan --threshold` asked
 _AGAINST_BOXES = re.compile(r"boxes ([^;]+)")
 _BOX = re.compile(r"([a-z_]+)\[\d+\]")
 
@@ -88,6 +89,8 @@ def _decoder(text: str, lang: str) -> str:
         if name not in fields:
             fields.append(name)
     parts = [_boxes_of(fields, lang)] if fields else []
+    if ASKED in text:
+        parts.append("below the confidence asked for at the scan" if lang == EN else "sub pragul de încredere cerut la scanare")
     if "the ink alone reads" in text:
         parts.append("the ink alone gives another ruling" if lang == EN else "cerneala singură dă altă decizie")
     if not parts:

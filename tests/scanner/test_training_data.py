@@ -293,6 +293,8 @@ def test_a_recalibration_records_the_faces_it_calibrated_on(tmp_path):
 
     model = tmp_path / "reader.onnx"
     shutil.copy(DEFAULT_MODEL, model)
+    for name in ("digits.onnx", "digits.json"):  # the digit reader its sidecar names
+        shutil.copy(DEFAULT_MODEL.parent / name, tmp_path / name)
     sidecar = json.loads(meta_path(DEFAULT_MODEL).read_text())
     sidecar["recipe"]["fontsource_calibration"] = ["klee-one"]  # a face that left the split
     meta_path(model).write_text(json.dumps(sidecar))

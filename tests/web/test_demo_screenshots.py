@@ -32,6 +32,9 @@ from arbiter.web.app import create_app
 from .conftest import sign_in
 
 
+REVIEW_AT = 0.999  # the confidence asked for when the demo's round is replayed for review
+
+
 def replay_round_for_review(store, demo_game: int) -> int:
     spec = json.loads((SAMPLES / "game.json").read_text(encoding="utf-8"))
     with store.session() as s:
@@ -46,7 +49,9 @@ def replay_round_for_review(store, demo_game: int) -> int:
     pile = [parse_reading(record, f"demo slip {k}", 0.95) for k, record in enumerate(readings)]
     decoder = round_decoder(store, game_id, 1)  # decoded against the round as `round scan` does
     undecided = 0
-    for reading, verdict in decode_readings(decoder, pile, filed_tables(store, game_id, 1)):
+    # the arbiter asks for more confidence than the decoder's own threshold (`round scan --threshold`),
+    # so that the queue holds slips to review whatever the decoder's calibration decides alone
+    for reading, verdict in decode_readings(decoder, pile, filed_tables(store, game_id, 1), REVIEW_AT):
         file_reading(store, game_id, 1, reading, "arbitru-demo", lambda old, new: "old")
         undecided += verdict is not None and not verdict.decided
     return game_id, undecided

@@ -1,0 +1,162 @@
+"""The digit reader: the character reader taught again on digits alone, for the boxes that hold only
+digits (score, table). Needs the optional [train] extra.
+
+The character reader shares its capacity among 36 signs, and on the digit boxes the decoder's worst
+doubts are its digits (a score one digit off, a table read as another seated table). Starting from its
+weights, this recipe trains on digit cells only, with the loss on the ten digit outputs: mostly real
+handwritten digits (MNIST's training part, MNIST's test set, whose writers wrote no calibration or
+held-out digit, scikit-learn's training part), each drawn again as another writer might, beside the
+training faces' digits and the digits the scanner cuts from slips in the training faces. The
+calibration digits fit its temperature; the held-out digits only measure it.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import asdict, dataclass
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+
+from scanner import glyph
+from scanner.calibration import fit_temperature, softmax
+from scanner.reader import ReaderMeta, meta_path
+from scanner.synth import fonts, glyphs
+from scanner.train import cells, mnist
+from scanner.train.recipe import (TrainConfig, build_slip_cells, calibration_cells, calibration_data, fit,
+                                  logits_of, real_digit_accuracy, training_digit_labels, training_digits,
+                                  training_faces, _require_torch)
+
+DIGITS = "0123456789"
+FIRST_DIGIT = cells.CLASSES.index("0")
+
+
+@dataclass(frozen=True)
+class DigitConfig:
+    init_from: str  # the character reader's torch weights (.pt) the digit reader starts from
+    seed: int = 20261129
+    n_per_digit: int = 8000  # drawn cells per digit
+    real_share: float = 0.75  # share of drawn cells written with a real handwritten digit
+    real_distortion: float = 0.7  # share of real digits drawn again as another writer (cells.REAL_DIGIT_STYLE)
+    monoline_share: float = 0.25  # share of the faces' digits redrawn with a round pen
+    train_slips: int = 400  # slips in the training faces cut by the scanner; their digit boxes are added
+    epochs: int = 3
+    learning_rate: float = 5e-4
+    batch_size: int = 128
+    threads: int = 2
+    workers: int = 2
+    calibration_slips: int = 400
+
+
+def _draw(args: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """`n` cells of each digit, as `cells.make_cells` draws them, from one seed."""
+    n, seed, cfg = args
+    rng = np.random.default_rng(seed)
+    face_set = fonts.writers("train")
+    pairs = [(str(p), w) for p, w in zip(face_set.paths, face_set.weights()) if glyphs.font_covers(str(p), DIGITS)]
+    faces = [p for p, _ in pairs]
+    weights = np.array([w for _, w in pairs]) / sum(w for _, w in pairs)
+    style = glyphs.GlyphStyle(monoline_share=cfg.monoline_share)
+    real: dict[int, list[np.ndarray]] = {d: [] for d in range(10)}
+    for images, labels in training_digits(writers_apart=True):
+        for d in range(10):
+            real[d].extend(images[labels == d])
+    xs, ys = [], []
+    for d in range(10):
+        for _ in range(n):
+            for _attempt in range(cells.MAX_ATTEMPTS):
+                if rng.random() < cfg.real_share:
+                    mask = glyphs.real_digit_mask(real[d][rng.integers(len(real[d]))])
+                    if rng.random() < cfg.real_distortion:
+                        mask = glyphs.distort(mask, rng, cells.REAL_DIGIT_STYLE)
+                    image = cells.cell_image(mask, rng)
+                else:
+                    mask = glyphs.render_glyph(str(d), faces[rng.choice(len(faces), p=weights)], rng, style)
+                    image = cells.cell_image(mask, rng, lowres=rng.random() < 0.1)
+                cell = glyph.normalise(image).image
+                if cells.legible(cell, mask):
+                    break
+            xs.append(cell)
+            ys.append(d)
+    return np.stack(xs), np.array(ys, np.int64)
+
+
+def digit_cells(cfg: DigitConfig) -> tuple[np.ndarray, np.ndarray]:
+    """The training cells: drawn ones in `workers` processes (a seed each), then the scanner's own cuts."""
+    per = [cfg.n_per_digit // cfg.workers + (1 if i < cfg.n_per_digit % cfg.workers else 0) for i in range(cfg.workers)]
+    with get_context("fork").Pool(cfg.workers) as pool:
+        parts = pool.map(_draw, [(n, cfg.seed * 100 + i, cfg) for i, n in enumerate(per)])
+    x, y = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    if cfg.train_slips:
+        xs, ys = build_slip_cells("train", cfg.train_slips, cfg.seed, cfg.workers, writers_apart=True)
+        keep = ys >= FIRST_DIGIT
+        x, y = np.concatenate([x, xs[keep]]), np.concatenate([y, ys[keep] - FIRST_DIGIT])
+    return x, y
+
+
+def digit_net(reader_net):
+    """The character network seen through its ten digit outputs (what the ONNX export holds)."""
+    torch = _require_torch()
+
+    class DigitOutputs(torch.nn.Module):
+        def __init__(self, net) -> None:
+            super().__init__()
+            self.net = net
+
+        def forward(self, x):
+            return self.net(x)[:, FIRST_DIGIT:FIRST_DIGIT + 10]
+
+    return DigitOutputs(reader_net)
+
+
+def train_digit_reader(out: Path, cfg: DigitConfig, log=lambda s: None) -> ReaderMeta:
+    """Train from the character reader's weights, fit the temperature on the calibration digits,
+    export `out` (.onnx), its torch weights (.pt) and its sidecar JSON."""
+    torch = _require_torch()
+    from scanner.train.model import build
+    from scanner.train.recipe import export_onnx
+
+    torch.set_num_threads(cfg.threads)
+    t0 = time.time()
+    x, y = digit_cells(cfg)
+    log(f"{len(x)} digit cells in {time.time() - t0:.0f} s")
+    net = build("charnet", len(cells.CLASSES))
+    net.load_state_dict(torch.load(cfg.init_from, map_location="cpu"))
+    model = digit_net(net)
+    fit(model, x, y, TrainConfig(seed=cfg.seed, batch_size=cfg.batch_size, schedule="cosine"),
+        cfg.epochs, cfg.learning_rate, log)
+    seconds = time.time() - t0
+    xc, yc = calibration_cells(TrainConfig(calibration_slips=cfg.calibration_slips))
+    digit = yc >= FIRST_DIGIT
+    logits, labels = logits_of(model, xc[digit]), yc[digit] - FIRST_DIGIT
+    temperature = fit_temperature(logits, labels)
+    metrics = {"calibration_digit_cells": int(digit.sum()),
+               "calibration_digit_accuracy": round(float((softmax(logits, temperature).argmax(1) == labels).mean()), 4),
+               "mnist_digit_accuracy_test_part": round(real_digit_accuracy(net, mnist.load("test")), 4),
+               "training_seconds": round(seconds)}
+    log(f"calibration digits: {metrics['calibration_digit_accuracy']:.4f}, temperature {temperature:.3f}; "
+        f"MNIST test part {metrics['mnist_digit_accuracy_test_part']:.4f}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    export_onnx(model, out)
+    torch.save(net.state_dict(), out.with_suffix(".pt"))
+    recipe = {**asdict(cfg), "init_from": Path(cfg.init_from).name, **training_faces(),
+              "font_split": "scanner/synth/fonts.py", "fontsource_split": "scanner/synth/fontsource.py",
+              **calibration_data(), "real_digits_train": training_digit_labels(True),
+              "real_digits_eval": [mnist.label("test")]}
+    # no threshold of its own: a digit field is accepted on the character reader's threshold
+    meta = ReaderMeta(DIGITS, 32, temperature, 0.0, 0.0, recipe, metrics)
+    meta.save(meta_path(out))
+    name_in_reader(Path(cfg.init_from), out)
+    return meta
+
+
+def name_in_reader(weights: Path, digit_model: Path) -> None:
+    """Name the digit reader in the sidecar of the character reader it was taught from (the `.json`
+    beside its weights), so that reader reads its digit boxes with it from now on."""
+    sidecar = meta_path(weights)
+    if not sidecar.exists():
+        return
+    reader = ReaderMeta.load(sidecar)
+    reader.digits = os.path.relpath(digit_model.resolve(), sidecar.resolve().parent)
+    reader.save(sidecar)

@@ -1,0 +1,102 @@
+"""The digit reader beside the character reader: it splits the digits' share of the boxes that hold
+only digits (table, score), and nothing else."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scanner import glyph
+from scanner.errors import ModelError
+from scanner.pipeline import scan_page
+from scanner.reader import DEFAULT_MODEL, OnnxReader, read_digit_boxes
+from scanner.source import Page
+from scanner.synth import fonts, glyphs
+from scanner.synth.slip import SlipStyle, render_page, render_slip
+from scanner.train import cells, mnist
+
+
+def _digit_cells(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    images, labels = mnist.load("calibration")
+    rng = np.random.default_rng(seed)
+    picked = rng.choice(len(labels), n, replace=False)
+    x = np.stack([glyph.normalise(cells.cell_image(glyphs.real_digit_mask(images[k]), rng)).image for k in picked])
+    return x, labels[picked]
+
+
+def test_the_shipped_reader_reads_digit_boxes_with_its_digit_reader_keeping_the_letters_share():
+    reader = OnnxReader()
+    assert reader.digits is not None and reader.digits.classes == "0123456789"
+    x, labels = _digit_cells(40, seed=3)
+    as_letters_and_digits = reader.probabilities(x)
+    split = read_digit_boxes(reader, x, as_letters_and_digits)
+    first = reader.classes.index("0")
+    np.testing.assert_allclose(split[:, :first], as_letters_and_digits[:, :first])  # the letters' share stays
+    np.testing.assert_allclose(split[:, first:].sum(1), as_letters_and_digits[:, first:].sum(1), rtol=1e-5)
+    assert not np.allclose(split, as_letters_and_digits, atol=1e-3)
+    # within the digits, the digit reader's order
+    assert np.array_equal(split[:, first:].argmax(1), reader.digits.probabilities(x).argmax(1))
+    assert (split[:, first:].argmax(1) == labels).mean() >= 0.95
+
+
+def test_a_reader_without_a_digit_reader_leaves_the_boxes_as_read():
+    reader = OnnxReader()
+    reader.digits = None
+    x, _ = _digit_cells(5, seed=4)
+    probs = reader.probabilities(x)
+    assert read_digit_boxes(reader, x, probs) is probs
+
+
+def test_a_scanned_slip_has_only_its_digit_fields_read_again(duplicat):
+    """Table and score boxes get the digit reader's split; the position and the word, which may hold
+    letters, are read by the character reader alone."""
+    images, labels = mnist.load("calibration")
+    style = SlipStyle(fonts=[p for p in fonts.resolve(fonts.CALIBRATION).paths if "dkg" in p.name])
+    style.real_digits, style.real_digit_labels, style.real_digit_share = images, labels, 1.0
+    values = {"tur": "7", "masa": "31", "poz": "H8", "puncte": "64", "depunere": "CASA"}
+    rng = np.random.default_rng(11)
+    page = render_page([render_slip(duplicat, values, rng, style)], rng)
+    with_digits = OnnxReader()
+    without = OnnxReader()
+    without.digits = None
+    [a] = scan_page(Page(Path("slip.png"), 1, page), with_digits, "cnn", (duplicat,))
+    [b] = scan_page(Page(Path("slip.png"), 1, page), without, "cnn", (duplicat,))
+    for name in ("poz", "depunere"):
+        assert [c.probs for c in a.fields[name].chars] == [c.probs for c in b.fields[name].chars]
+    changed = [name for name in ("tur", "masa", "puncte")
+               if any(not np.allclose(ca.probs, cb.probs, atol=1e-4)
+                      for ca, cb in zip(a.fields[name].chars, b.fields[name].chars))]
+    assert changed == ["tur", "masa", "puncte"]
+    assert a.fields["puncte"].text == "64" and a.fields["masa"].text == "31"
+
+
+def test_a_sidecar_naming_a_digit_reader_that_is_not_there_is_refused_naming_it(tmp_path):
+    model = tmp_path / "reader.onnx"
+    shutil.copy(DEFAULT_MODEL, model)
+    meta = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    meta["digits"] = "gone.onnx"
+    model.with_suffix(".json").write_text(json.dumps(meta))
+    with pytest.raises(ModelError, match="gone.json"):
+        OnnxReader(model)
+
+
+def test_a_digit_reader_taught_from_a_reader_is_named_in_that_readers_sidecar(tmp_path):
+    """`fluturas reader train-digits --init-from R.pt --out D.onnx` leaves R reading its digit boxes
+    with D, wherever D is written."""
+    from scanner.train.digits import name_in_reader
+
+    reader_dir, digit_dir = tmp_path / "reader", tmp_path / "elsewhere"
+    reader_dir.mkdir()
+    digit_dir.mkdir()
+    shipped = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    shutil.copy(DEFAULT_MODEL, reader_dir / "r.onnx")
+    (reader_dir / "r.json").write_text(json.dumps({**shipped, "digits": None}))
+    assert OnnxReader(reader_dir / "r.onnx").digits is None
+    for suffix in (".onnx", ".json"):
+        shutil.copy(DEFAULT_MODEL.parent / f"digits{suffix}", digit_dir / f"d{suffix}")
+    name_in_reader(reader_dir / "r.pt", digit_dir / "d.onnx")
+    assert json.loads((reader_dir / "r.json").read_text())["digits"] == "../elsewhere/d.onnx"
+    assert OnnxReader(reader_dir / "r.onnx").digits.classes == "0123456789"
