@@ -79,15 +79,17 @@ RealDigits = tuple[np.ndarray, np.ndarray]  # (images, labels): 8x8 scikit-learn
 
 def make_cells(fonts: list[Path], n_per_class: int, seed: int, recipe: CellRecipe = CellRecipe(),
                real_digits: RealDigits | list[RealDigits] | None = None,
-               weights: list[float] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Balanced normalised cells: X float32 (N, 32, 32), y int64 class indices into CLASSES.
+               weights: list[float] | None = None, classes: str = CLASSES) -> tuple[np.ndarray, np.ndarray]:
+    """Balanced normalised cells of `classes` (all by default; the digit reader draws digits alone):
+    X float32 (N, 32, 32), y int64 class indices into CLASSES.
 
-    `weights` (one per font file, e.g. FontSet.weights()) sets how often each font is drawn;
-    `real_digits` is one source of real handwritten digits or several, pooled per digit.
+    `weights` (one per font file, e.g. FontSet.weights()) sets how often each font is drawn, among
+    the fonts that cover `classes`; `real_digits` is one source of real handwritten digits or
+    several, pooled per digit.
     """
     rng = np.random.default_rng(seed)
     style = glyphs.GlyphStyle(monoline_share=recipe.monoline_share)
-    pairs = [(str(f), w) for f, w in zip(fonts, weights or [1.0] * len(fonts)) if glyphs.font_covers(str(f), CLASSES)]
+    pairs = [(str(f), w) for f, w in zip(fonts, weights or [1.0] * len(fonts)) if glyphs.font_covers(str(f), classes)]
     usable = [f for f, _ in pairs]
     p = np.array([w for _, w in pairs]) / sum(w for _, w in pairs)
     by_digit: dict[int, list[np.ndarray]] = {}
@@ -96,7 +98,7 @@ def make_cells(fonts: list[Path], n_per_class: int, seed: int, recipe: CellRecip
         for d in range(10):
             by_digit.setdefault(d, []).extend(imgs[labels == d])
     xs, ys = [], []
-    for k, ch in enumerate(CLASSES):
+    for ch in classes:
         for _ in range(n_per_class):
             for _attempt in range(MAX_ATTEMPTS):
                 if ch.isdigit() and by_digit and rng.random() < recipe.real_digit_share:
@@ -112,7 +114,7 @@ def make_cells(fonts: list[Path], n_per_class: int, seed: int, recipe: CellRecip
                 if legible(cell, mask):
                     break
             xs.append(cell)
-            ys.append(k)
+            ys.append(CLASSES.index(ch))
     return np.stack(xs), np.array(ys, np.int64)
 
 

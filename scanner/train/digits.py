@@ -14,19 +14,16 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import asdict, dataclass
-from multiprocessing import get_context
 from pathlib import Path
 
 import numpy as np
 
-from scanner import glyph
 from scanner.calibration import fit_temperature, softmax
 from scanner.reader import ReaderMeta, meta_path
-from scanner.synth import fonts, glyphs
 from scanner.train import cells, mnist
-from scanner.train.recipe import (TrainConfig, build_slip_cells, calibration_cells, calibration_data, fit,
-                                  logits_of, real_digit_accuracy, training_digit_labels, training_digits,
-                                  training_faces, _require_torch)
+from scanner.train.recipe import (TrainConfig, _require_torch, build_cells, build_slip_cells, calibration_cells,
+                                  calibration_data, fit, logits_of, real_digit_accuracy, training_digit_labels,
+                                  training_faces)
 
 DIGITS = "0123456789"
 FIRST_DIGIT = cells.CLASSES.index("0")
@@ -49,50 +46,18 @@ class DigitConfig:
     calibration_slips: int = 400
 
 
-def _draw(args: tuple) -> tuple[np.ndarray, np.ndarray]:
-    """`n` cells of each digit, as `cells.make_cells` draws them, from one seed."""
-    n, seed, cfg = args
-    rng = np.random.default_rng(seed)
-    face_set = fonts.writers("train")
-    pairs = [(str(p), w) for p, w in zip(face_set.paths, face_set.weights()) if glyphs.font_covers(str(p), DIGITS)]
-    faces = [p for p, _ in pairs]
-    weights = np.array([w for _, w in pairs]) / sum(w for _, w in pairs)
-    style = glyphs.GlyphStyle(monoline_share=cfg.monoline_share)
-    real: dict[int, list[np.ndarray]] = {d: [] for d in range(10)}
-    for images, labels in training_digits(writers_apart=True):
-        for d in range(10):
-            real[d].extend(images[labels == d])
-    xs, ys = [], []
-    for d in range(10):
-        for _ in range(n):
-            for _attempt in range(cells.MAX_ATTEMPTS):
-                if rng.random() < cfg.real_share:
-                    mask = glyphs.real_digit_mask(real[d][rng.integers(len(real[d]))])
-                    if rng.random() < cfg.real_distortion:
-                        mask = glyphs.distort(mask, rng, cells.REAL_DIGIT_STYLE)
-                    image = cells.cell_image(mask, rng)
-                else:
-                    mask = glyphs.render_glyph(str(d), faces[rng.choice(len(faces), p=weights)], rng, style)
-                    image = cells.cell_image(mask, rng, lowres=rng.random() < 0.1)
-                cell = glyph.normalise(image).image
-                if cells.legible(cell, mask):
-                    break
-            xs.append(cell)
-            ys.append(d)
-    return np.stack(xs), np.array(ys, np.int64)
-
-
 def digit_cells(cfg: DigitConfig) -> tuple[np.ndarray, np.ndarray]:
-    """The training cells: drawn ones in `workers` processes (a seed each), then the scanner's own cuts."""
-    per = [cfg.n_per_digit // cfg.workers + (1 if i < cfg.n_per_digit % cfg.workers else 0) for i in range(cfg.workers)]
-    with get_context("fork").Pool(cfg.workers) as pool:
-        parts = pool.map(_draw, [(n, cfg.seed * 100 + i, cfg) for i, n in enumerate(per)])
-    x, y = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    """The training cells (labels 0-9): drawn ones (`recipe.build_cells`, digits alone), then the
+    digit boxes the scanner cut from slips in the training faces."""
+    recipe = cells.CellRecipe(real_digit_share=cfg.real_share, monoline_share=cfg.monoline_share,
+                              real_digit_distortion=cfg.real_distortion)
+    x, y = build_cells("train", cfg.n_per_digit, cfg.seed, True, cfg.workers, recipe, writers_apart=True,
+                       classes=DIGITS)
     if cfg.train_slips:
         xs, ys = build_slip_cells("train", cfg.train_slips, cfg.seed, cfg.workers, writers_apart=True)
         keep = ys >= FIRST_DIGIT
-        x, y = np.concatenate([x, xs[keep]]), np.concatenate([y, ys[keep] - FIRST_DIGIT])
-    return x, y
+        x, y = np.concatenate([x, xs[keep]]), np.concatenate([y, ys[keep]])
+    return x, y - FIRST_DIGIT
 
 
 def digit_net(reader_net):

@@ -61,11 +61,11 @@ def training_digit_labels(writers_apart: bool) -> list[str]:
 
 
 def _cells_job(args: tuple) -> tuple[np.ndarray, np.ndarray]:
-    split, n, seed, with_real, recipe, writers_apart = args
+    split, n, seed, with_real, recipe, writers_apart, classes = args
     real = training_digits(writers_apart) if with_real else None
     font_set = fonts.writers(split)
     return cells.make_cells(list(font_set.paths), n, seed, recipe,
-                            real_digits=real, weights=font_set.weights())
+                            real_digits=real, weights=font_set.weights(), classes=classes)
 
 
 def cell_recipe(cfg: TrainConfig) -> cells.CellRecipe:
@@ -76,10 +76,10 @@ def cell_recipe(cfg: TrainConfig) -> cells.CellRecipe:
 
 def build_cells(split: str, n_per_class: int, seed: int, with_real: bool, workers: int,
                 recipe: cells.CellRecipe = cells.CellRecipe(),
-                writers_apart: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Generate cells in `workers` processes, each with its own seed so the set is reproducible."""
+                writers_apart: bool = False, classes: str = cells.CLASSES) -> tuple[np.ndarray, np.ndarray]:
+    """Generate cells of `classes` in `workers` processes, each with its own seed so the set is reproducible."""
     per = [n_per_class // workers + (1 if i < n_per_class % workers else 0) for i in range(workers)]
-    jobs = [(split, n, seed * 100 + i, with_real, recipe, writers_apart) for i, n in enumerate(per)]
+    jobs = [(split, n, seed * 100 + i, with_real, recipe, writers_apart, classes) for i, n in enumerate(per)]
     with get_context("fork").Pool(workers) as pool:
         parts = pool.map(_cells_job, jobs)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
