@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from scanner.calibration import fit_temperature, softmax
+from scanner.errors import TrainingError
 from scanner.reader import ReaderMeta, meta_path
 from scanner.train import cells, mnist
 from scanner.train.recipe import (TrainConfig, _require_torch, build_cells, build_slip_cells, calibration_cells,
@@ -84,11 +85,15 @@ def train_digit_reader(out: Path, cfg: DigitConfig, log=lambda s: None) -> Reade
 
     torch.set_num_threads(cfg.threads)
     t0 = time.time()
+    net = build("charnet", len(cells.CLASSES))
+    try:  # before minutes of drawing: weights that are not a character reader's are refused at once
+        net.load_state_dict(torch.load(cfg.init_from, map_location="cpu"))
+    except Exception as exc:  # torch raises many kinds (unpickling, zip, key and shape mismatches)
+        raise TrainingError(f"{cfg.init_from}: not the torch weights of a character reader "
+                            f"({type(exc).__name__})") from exc
+    model = digit_net(net)
     x, y = digit_cells(cfg)
     log(f"{len(x)} digit cells in {time.time() - t0:.0f} s")
-    net = build("charnet", len(cells.CLASSES))
-    net.load_state_dict(torch.load(cfg.init_from, map_location="cpu"))
-    model = digit_net(net)
     fit(model, x, y, TrainConfig(seed=cfg.seed, batch_size=cfg.batch_size, schedule="cosine"),
         cfg.epochs, cfg.learning_rate, log)
     seconds = time.time() - t0

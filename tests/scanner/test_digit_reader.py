@@ -100,3 +100,17 @@ def test_a_digit_reader_taught_from_a_reader_is_named_in_that_readers_sidecar(tm
     name_in_reader(reader_dir / "r.pt", digit_dir / "d.onnx")
     assert json.loads((reader_dir / "r.json").read_text())["digits"] == "../elsewhere/d.onnx"
     assert OnnxReader(reader_dir / "r.onnx").digits.classes == "0123456789"
+
+
+def test_weights_that_are_not_a_readers_are_refused_before_any_drawing(tmp_path):
+    """`train-digits --init-from` a file that is not a character reader's weights: one error naming
+    it, at once, and nothing written (where torch is installed: the [train] extra)."""
+    pytest.importorskip("torch")
+    from scanner.errors import TrainingError
+    from scanner.train.digits import DigitConfig, train_digit_reader
+
+    weights = tmp_path / "w.pt"
+    weights.write_text("not weights")
+    with pytest.raises(TrainingError, match=f"{weights}: not the torch weights of a character reader"):
+        train_digit_reader(tmp_path / "d.onnx", DigitConfig(init_from=str(weights)))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w.pt"]
