@@ -167,7 +167,7 @@ def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int
 
 @reader.command("train-digits")
 @click.option("--init-from", required=True, type=click.Path(exists=True, dir_okay=False),
-              help="The character reader's torch weights (.pt) the digit reader starts from.")
+              help="The character reader's torch weights (.pt) the digit reader starts from, or a digit reader's to teach it further.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Default: the shipped digit reader, scanner/models/digits.onnx.")
 @click.option("--seed", type=int, default=None)

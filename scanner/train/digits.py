@@ -32,7 +32,7 @@ FIRST_DIGIT = cells.CLASSES.index("0")
 
 @dataclass(frozen=True)
 class DigitConfig:
-    init_from: str  # the character reader's torch weights (.pt) the digit reader starts from
+    init_from: str  # torch weights (.pt) it starts from: a character reader's, or a digit reader's to teach it further
     seed: int = 20261129
     n_per_digit: int = 8000  # drawn cells per digit
     real_share: float = 0.75  # share of drawn cells written with a real handwritten digit
@@ -123,10 +123,14 @@ def train_digit_reader(out: Path, cfg: DigitConfig, log=lambda s: None) -> Reade
 
 def name_in_reader(weights: Path, digit_model: Path) -> None:
     """Name the digit reader in the sidecar of the character reader it was taught from (the `.json`
-    beside its weights), so that reader reads its digit boxes with it from now on."""
+    beside its weights), so that reader reads its digit boxes with it from now on. A digit reader
+    taught further from a digit reader's weights is named nowhere: the character reader that names
+    the one it continues keeps naming that file, which the default `--out` replaces."""
     sidecar = meta_path(weights)
     if not sidecar.exists():
         return
     reader = ReaderMeta.load(sidecar)
+    if reader.classes == DIGITS:
+        return
     reader.digits = os.path.relpath(digit_model.resolve(), sidecar.resolve().parent)
     reader.save(sidecar)

@@ -133,21 +133,37 @@ def test_a_clear_letter_read_as_its_look_alike_digit_is_not_ruled_out(dec):
     assert v.ruled_out == () and v.best.reading.word == "ARDEIIND" and v.decided
 
 
+def _ink_of(rec: dict, read: dict[tuple[str, int], str]):
+    """The slip's ink with each named box read as its first class at 0.995, its second at 0.004."""
+    for (name, i), (first, second) in read.items():
+        rec["fields"][name]["chars"][i] = crafted_box({first: 0.995, second: 0.004})
+    return slip_ink(rec)
+
+
 def test_number_boxes_read_letters_as_their_look_alike_digits():
     """A round box read as Z holds a 2; a word box read as 5 holds an S; a position holds digits
     and the rows A-O: its S is a 5, its O stays an O."""
-    rec = record(2, 7, 74, "8S", "AS")
-    rec["fields"]["tur"]["chars"][0] = crafted_box({"Z": 0.995, "2": 0.004})
-    rec["fields"]["depunere"]["chars"][1] = crafted_box({"5": 0.995, "S": 0.004})
-    rec["fields"]["poz"]["chars"][0] = crafted_box({"S": 0.995, "5": 0.004})
-    rec["fields"]["poz"]["chars"][1] = crafted_box({"0": 0.995, "O": 0.004})
-    ink = slip_ink(rec)
+    ink = _ink_of(record(2, 7, 74, "8S", "AS"), {("tur", 0): "Z2", ("depunere", 1): "5S", ("poz", 0): "S5",
+                                                ("poz", 1): "0O"})
     two, s, five, o = (CLASSES.index(ch) for ch in "2S5O")
     assert plausible(ink.fields["round"].ink_logp, 0.99, 0.01)[0, two]
     assert plausible(ink.fields["word"].ink_logp, 0.99, 0.01)[1, s]
     position = plausible(ink.fields["position"].ink_logp, 0.99, 0.01)
     assert position[0, five] and not position[0, s]
     assert not position[1, o]  # a row letter and a digit both fit a position: left as read
+
+
+def test_digit_boxes_read_as_the_letters_seen_for_their_digits_hold_those_digits():
+    """In the digit boxes of the calibration slips an L was read for a 1, a Q for a 2 (a 2 with a
+    loop at its foot), a C for a 6 and a P for an 8: a table box read L holds a 1 and a score box
+    read Q a 2. A word box, which holds letters, keeps its 1 an I and its 2 a Z."""
+    ink = _ink_of(record(2, 17, 24, "8G", "AIZ"), {("masa", 0): "L1", ("puncte", 0): "Q2", ("depunere", 1): "1L",
+                                                   ("depunere", 2): "2Q"})
+    one, two, i, z, l_, q = (CLASSES.index(ch) for ch in "12IZLQ")
+    assert plausible(ink.fields["table"].ink_logp, 0.99, 0.01, 0.2)[0, one]
+    assert plausible(ink.fields["score"].ink_logp, 0.99, 0.01, 0.2)[0, two]
+    word = plausible(ink.fields["word"].ink_logp, 0.99, 0.01)
+    assert word[1, i] and word[2, z] and not word[1, l_] and not word[2, q]
 
 
 # a box the reader is lost on: it leans J, then L, Z and I, and leaves N one per cent
