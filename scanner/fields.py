@@ -59,9 +59,6 @@ class Cut:
 ROUND_LETTERS = frozenset("OQDCG0")
 LEGIBLE = {"circle": 0.6, "dot": 0.75}  # the best class on what the erasing left under this: no letter
 WRITTEN_SURE = {"circle": 0.5, "dot": 0.9}  # the box as written read at least this surely
-# Fields whose boxes may hold a digit, read again by the reader's digit reader (`read_digit_boxes`):
-# the digit fields, and the position, whose row number is a digit (its letters' share stays as read).
-DIGIT_KINDS = ("digits", "position")
 SAME_SHAPE = ({"O", "0"},)  # a ringed O read as the digit 0 once its ring is erased is still an O
 RING_LIKE_LETTERS = frozenset("OQDCG")  # read so, as written, surely: the ring may be the letter itself
 RING_LIKE_SURE = 0.9
@@ -369,7 +366,7 @@ def read_fields(slip_bgr: np.ndarray, t: Template, reader: Reader, px_per_mm: fl
     unread = [c for c in written if c.probs is None]
     read = iter(reader.probabilities(np.stack([c.image for c in unread])) if unread else ())
     probs = np.array([c.probs if c.probs is not None else next(read) for c in written]).reshape(-1, len(reader.classes))
-    digit_rows = [k for k, c in enumerate(written) if c.field.grammar.kind in DIGIT_KINDS]
+    digit_rows = [k for k, c in enumerate(written) if c.field.grammar.kind == "digits"]
     if digit_rows:
         probs[digit_rows] = read_digit_boxes(reader, np.stack([written[k].image for k in digit_rows]), probs[digit_rows])
     row = {(c.field.name, c.index): k for k, c in enumerate(written)}

@@ -91,11 +91,11 @@ class OnnxReader:
 
 
 def read_digit_boxes(reader: Reader, cells: np.ndarray, probs: np.ndarray) -> np.ndarray:
-    """`probs` of boxes that may hold a digit (a digit field, a position), their digits' share split
-    as the reader's digit reader reads the boxes (`scanner.train.digits`); as they were without one.
+    """`probs` of boxes that may hold only a digit, their digits' share split as the reader's digit
+    reader reads the boxes (`scanner.train.digits`); as they were without one.
 
     The share the character reader gives the letters stays: a box that looks like no digit keeps
-    the doubt it raises, and a position's column letter keeps its reading. Within the digits the digit reader, taught on digits alone, is the better
+    the doubt it raises. Within the digits the digit reader, taught on digits alone, is the better
     judge: on real handwritten digits of writers it never saw it is wrong about a third less often.
     """
     digits = getattr(reader, "digits", None)

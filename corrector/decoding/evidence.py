@@ -29,11 +29,7 @@ FIELDS = {"round": ("tur", "round"), "table": ("masa", "table"), "score": ("punc
 # S is a 5 and its Z a 2.
 HOLDS = {"round": "0123456789", "table": "0123456789", "score": "0123456789",
          "word": "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "position": "ABCDEFGHIJKLMNO0123456789"}
-LOOKALIKES = (("O", "0"), ("I", "1"), ("Z", "2"), ("S", "5"), ("G", "6"), ("B", "8"),
-              # read in the digit boxes of the calibration slips, always for the digit beside it
-              # (L for 1 64 times of 68, Q for 2 48 of 48, C for 6 38 of 38, P for 8 39 of 39); after
-              # the pairs above, so a word's 1 stays an I, its 2 a Z, its 6 a G and its 8 a B
-              ("L", "1"), ("Q", "2"), ("C", "6"), ("P", "8"))
+LOOKALIKES = (("O", "0"), ("I", "1"), ("Z", "2"), ("S", "5"), ("G", "6"), ("B", "8"))
 FLOOR = 1e-6      # no class is ever impossible: a box the reader is sure of can still be wrong
 TYPED = 1 - 1e-4
 BLANK_BY_INK = ((0.02, 0.6), (0.035, 0.2), (0.05, 0.02))  # (inked share below, chance the box is blank)
