@@ -23,8 +23,8 @@ from scanner.errors import TrainingError
 from scanner.reader import ReaderMeta, meta_path
 from scanner.train import cells, mnist
 from scanner.train.recipe import (TrainConfig, _require_torch, build_cells, build_slip_cells, calibration_cells,
-                                  calibration_data, fit, logits_of, real_digit_accuracy, training_digit_labels,
-                                  training_faces)
+                                  calibration_data, fit, logits_of, real_digit_accuracy, trained_arch,
+                                  training_digit_labels, training_faces)
 
 DIGITS = "0123456789"
 FIRST_DIGIT = cells.CLASSES.index("0")
@@ -76,21 +76,32 @@ def digit_net(reader_net):
     return DigitOutputs(reader_net)
 
 
+def starting_net(weights: Path):
+    """(the character network of `weights`, its shape): the shape its sidecar records, as
+    fine-tuning reads it (`recipe.trained_arch`; charnet without a sidecar). Weights that are not
+    a character reader's are refused at once, before minutes of drawing cells."""
+    torch = _require_torch()
+    from scanner.train.model import build
+
+    arch = trained_arch(weights) if meta_path(weights).exists() else "charnet"
+    net = build(arch, len(cells.CLASSES))
+    try:
+        net.load_state_dict(torch.load(weights, map_location="cpu"))
+    except Exception as exc:  # torch raises many kinds (unpickling, zip, key and shape mismatches)
+        raise TrainingError(f"{weights}: not the torch weights of a character reader "
+                            f"({type(exc).__name__})") from exc
+    return net, arch
+
+
 def train_digit_reader(out: Path, cfg: DigitConfig, log=lambda s: None) -> ReaderMeta:
     """Train from the character reader's weights, fit the temperature on the calibration digits,
     export `out` (.onnx), its torch weights (.pt) and its sidecar JSON."""
     torch = _require_torch()
-    from scanner.train.model import build
     from scanner.train.recipe import export_onnx
 
     torch.set_num_threads(cfg.threads)
     t0 = time.time()
-    net = build("charnet", len(cells.CLASSES))
-    try:  # before minutes of drawing: weights that are not a character reader's are refused at once
-        net.load_state_dict(torch.load(cfg.init_from, map_location="cpu"))
-    except Exception as exc:  # torch raises many kinds (unpickling, zip, key and shape mismatches)
-        raise TrainingError(f"{cfg.init_from}: not the torch weights of a character reader "
-                            f"({type(exc).__name__})") from exc
+    net, arch = starting_net(Path(cfg.init_from))
     model = digit_net(net)
     x, y = digit_cells(cfg)
     log(f"{len(x)} digit cells in {time.time() - t0:.0f} s")
@@ -110,7 +121,7 @@ def train_digit_reader(out: Path, cfg: DigitConfig, log=lambda s: None) -> Reade
     out.parent.mkdir(parents=True, exist_ok=True)
     export_onnx(model, out)
     torch.save(net.state_dict(), out.with_suffix(".pt"))
-    recipe = {**asdict(cfg), "init_from": Path(cfg.init_from).name, **training_faces(),
+    recipe = {**asdict(cfg), "init_from": Path(cfg.init_from).name, "arch": arch, **training_faces(),
               "font_split": "scanner/synth/fonts.py", "fontsource_split": "scanner/synth/fontsource.py",
               **calibration_data(), "real_digits_train": training_digit_labels(True),
               "real_digits_eval": [mnist.label("test")]}

@@ -126,3 +126,18 @@ def test_weights_that_are_not_a_readers_are_refused_before_any_drawing(tmp_path)
     with pytest.raises(TrainingError, match=f"{weights}: not the torch weights of a character reader"):
         train_digit_reader(tmp_path / "d.onnx", DigitConfig(init_from=str(weights)))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["w.pt"]
+
+
+def test_a_digit_reader_starts_from_the_shape_its_weights_sidecar_records(tmp_path):
+    """A wider reader's weights start a wider digit reader (the shape fine-tuning reads from the
+    sidecar); the shipped digit reader's weights, whose sidecar names no shape, a charnet."""
+    torch = pytest.importorskip("torch")
+    from scanner.train.digits import starting_net
+    from scanner.train.model import build
+
+    wide = tmp_path / "wide.pt"
+    torch.save(build("wide", len(cells.CLASSES)).state_dict(), wide)
+    (tmp_path / "wide.json").write_text(json.dumps({**json.loads(DEFAULT_MODEL.with_suffix(".json").read_text()),
+                                                    "recipe": {"arch": "wide"}}))
+    assert starting_net(wide)[1] == "wide"
+    assert starting_net(DEFAULT_MODEL.parent / "digits.pt")[1] == "charnet"
