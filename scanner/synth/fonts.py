@@ -93,14 +93,16 @@ class FontSet:
 
     groups: tuple[tuple[Path, ...], ...]
     missing: tuple[str, ...]
+    scale: tuple[float, ...] = ()  # each group's weight against a plain family's (1.0 when empty)
 
     @property
     def paths(self) -> tuple[Path, ...]:
         return tuple(p for group in self.groups for p in group)
 
     def weights(self) -> list[float]:
-        """Sampling weight of each file in `paths`: every family equally likely."""
-        return [1.0 / len(group) for group in self.groups for _ in group]
+        """Sampling weight of each file in `paths`: every family equally likely, times its `scale`."""
+        scale = self.scale or (1.0,) * len(self.groups)
+        return [w / len(group) for group, w in zip(self.groups, scale) for _ in group]
 
 
 def resolve(split: tuple[tuple[str, str], ...]) -> FontSet:
@@ -120,16 +122,21 @@ def resolve(split: tuple[tuple[str, str], ...]) -> FontSet:
     return FontSet(tuple(groups), tuple(dict.fromkeys(missing)))
 
 
-def writers(split: str) -> FontSet:
+def writers(split: str, script_weight: float = 1.0) -> FontSet:
     """Every face of a split: the Debian fonts above plus the fetched `@fontsource` handwriting faces
     of the same split (`fontsource.py`), each face a family of its own. `split` is train, calibration,
     held_out or validation (fetched faces only); a face not fetched is simply absent (fetch with `python -m scanner.synth.fontsource`).
+    `script_weight`: how often each script face (`fontsource.SCRIPT`) is drawn against a printing
+    family; they teach the capitals of script hands and, drawn as often as the rest, a looped I
+    that printing hands' I is then read as (J).
     """
     from scanner.synth import fontsource
 
     debian = resolve({"train": TRAIN, "calibration": CALIBRATION, "held_out": HELD_OUT, "validation": ()}[split])
+    scripts = {fontsource.face_path(f) for f in fontsource.SCRIPT}
     extra = tuple((p,) for p in fontsource.paths(split))
-    return FontSet(debian.groups + extra, debian.missing + tuple(fontsource.missing(split)))
+    scale = (1.0,) * len(debian.groups) + tuple(script_weight if p in scripts else 1.0 for (p,) in extra)
+    return FontSet(debian.groups + extra, debian.missing + tuple(fontsource.missing(split)), scale)
 
 
 def split_entries(split: tuple[tuple[str, str], ...]) -> list[str]:

@@ -39,6 +39,7 @@ class TrainConfig:
     real_digit_distortion: float = 0.0  # share of real digits drawn again as another writer (cells.REAL_DIGIT_STYLE)
     writers_apart_digits: bool = False  # also MNIST's test set, by writers of no calibration or held-out digit
     arch: str = "charnet"  # scanner.train.model.ARCHITECTURES
+    script_weight: float = 1.0  # how often a script face is drawn against a printing family (fonts.writers)
 
 
 def _require_torch():
@@ -61,9 +62,9 @@ def training_digit_labels(writers_apart: bool) -> list[str]:
 
 
 def _cells_job(args: tuple) -> tuple[np.ndarray, np.ndarray]:
-    split, n, seed, with_real, recipe, writers_apart, classes = args
+    split, n, seed, with_real, recipe, writers_apart, classes, script_weight = args
     real = training_digits(writers_apart) if with_real else None
-    font_set = fonts.writers(split)
+    font_set = fonts.writers(split, script_weight)
     return cells.make_cells(list(font_set.paths), n, seed, recipe,
                             real_digits=real, weights=font_set.weights(), classes=classes)
 
@@ -76,10 +77,12 @@ def cell_recipe(cfg: TrainConfig) -> cells.CellRecipe:
 
 def build_cells(split: str, n_per_class: int, seed: int, with_real: bool, workers: int,
                 recipe: cells.CellRecipe = cells.CellRecipe(),
-                writers_apart: bool = False, classes: str = cells.CLASSES) -> tuple[np.ndarray, np.ndarray]:
+                writers_apart: bool = False, classes: str = cells.CLASSES,
+                script_weight: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """Generate cells of `classes` in `workers` processes, each with its own seed so the set is reproducible."""
     per = [n_per_class // workers + (1 if i < n_per_class % workers else 0) for i in range(workers)]
-    jobs = [(split, n, seed * 100 + i, with_real, recipe, writers_apart, classes) for i, n in enumerate(per)]
+    jobs = [(split, n, seed * 100 + i, with_real, recipe, writers_apart, classes, script_weight)
+            for i, n in enumerate(per)]
     with get_context("fork").Pool(workers) as pool:
         parts = pool.map(_cells_job, jobs)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
@@ -240,7 +243,7 @@ def train_reader(out: Path, cfg: TrainConfig = TrainConfig(), log=lambda s: None
     torch.set_num_threads(cfg.threads)
     t0 = time.time()
     x, y = build_cells("train", cfg.n_per_class, cfg.seed, True, cfg.workers, cell_recipe(cfg),
-                       cfg.writers_apart_digits)
+                       cfg.writers_apart_digits, script_weight=cfg.script_weight)
     if cfg.train_slips:
         xs, ys = build_slip_cells("train", cfg.train_slips, cfg.seed, cfg.workers, cfg.writers_apart_digits)
         x, y = np.concatenate([x, xs]), np.concatenate([y, ys])

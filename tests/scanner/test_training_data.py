@@ -26,6 +26,22 @@ def test_every_font_family_is_drawn_equally_often_whatever_its_number_of_weights
     assert max(len(g) for g in train.groups) > 1  # the weighting matters: some families have many files
 
 
+def test_script_faces_are_drawn_as_often_as_asked_against_printing_families():
+    """`fluturas reader train --script-weight 0.3`: each script face weighs 0.3 of a printing family,
+    every other face and family unchanged; the default draws every family equally."""
+    from scanner.synth import fontsource
+
+    scripts = {fontsource.face_path(f) for f in fontsource.SCRIPT}
+    if not scripts & set(fonts.writers("train").paths):
+        pytest.skip("the @fontsource faces are not fetched (python -m scanner.synth.fontsource)")
+    even, less = fonts.writers("train"), fonts.writers("train", script_weight=0.3)
+    assert even.paths == less.paths and set(fontsource.SCRIPT) <= set(fontsource.TRAIN)
+    assert set(even.weights()) >= {1.0} and sum(even.weights()) == pytest.approx(len(even.groups))
+    for path, w_even, w_less in zip(even.paths, even.weights(), less.weights()):
+        assert w_less == pytest.approx(w_even * (0.3 if path in scripts else 1.0)), path
+    assert fonts.writers("validation", script_weight=0.3).weights() == fonts.writers("validation").weights()
+
+
 def test_make_cells_never_draws_a_font_of_weight_zero(monkeypatch):
     usable = [p for p in fonts.resolve(fonts.TRAIN).paths if glyphs.font_covers(str(p), cells.CLASSES)][:2]
     drawn: list[str] = []
@@ -304,9 +320,9 @@ def test_a_recalibration_records_the_faces_it_calibrated_on(tmp_path):
     assert recipe["fonts_calibration"] == fonts.split_entries(fonts.CALIBRATION)
 
 
-def test_reader_train_takes_the_writers_apart_digits_only_when_asked(monkeypatch, tmp_path):
-    """`fluturas reader train --writers-apart-digits` sets the recipe's option (the run itself is
-    replaced: tests never train)."""
+def test_reader_train_takes_the_writers_apart_digits_and_the_script_weight_only_when_asked(monkeypatch, tmp_path):
+    """`fluturas reader train --writers-apart-digits` and `--script-weight` set the recipe's options,
+    a weight above 1 is refused (the run itself is replaced: tests never train)."""
     from click.testing import CliRunner
 
     from cli import main
@@ -324,3 +340,8 @@ def test_reader_train_takes_the_writers_apart_digits_only_when_asked(monkeypatch
         run = CliRunner().invoke(main, ["reader", "train", "--out", str(tmp_path / "m.onnx"), *flags])
         assert run.exit_code == 0, run.output
     assert [cfg.writers_apart_digits for cfg in seen] == [False, True]
+    run = CliRunner().invoke(main, ["reader", "train", "--out", str(tmp_path / "m.onnx"), "--script-weight", "0.3"])
+    assert run.exit_code == 0, run.output
+    assert [cfg.script_weight for cfg in seen] == [1.0, 1.0, 0.3]
+    run = CliRunner().invoke(main, ["reader", "train", "--out", str(tmp_path / "m.onnx"), "--script-weight", "2"])
+    assert run.exit_code == 2 and "--script-weight" in run.output
