@@ -68,7 +68,8 @@ def quantize_reader(model: Path, out: Path, cfg: TrainConfig = TrainConfig(), sl
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         prepared = Path(tmp) / "prepared.onnx"
-        pre_process(str(model), str(prepared))
+        # ONNX's own shape inference suffices for these plain networks (the symbolic one needs sympy)
+        pre_process(str(model), str(prepared), skip_symbolic_shape=True)
         quantize_static(str(prepared), str(out), Cells(), quant_format=fmt.QDQ, per_channel=True,
                         activation_type=qtype.QUInt8, weight_type=qtype.QInt8)
     if model.with_suffix(".pt").exists() and model.with_suffix(".pt") != out.with_suffix(".pt"):
