@@ -199,7 +199,7 @@ def reader_train_digits(init_from: str, out: Path | None, seed: int | None, epoc
 @reader.command("calibrate")
 @click.option("--model", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="ONNX model whose sidecar JSON is rewritten; default: the shipped one.")
-@click.option("--slips", type=int, default=400, show_default=True)
+@click.option("--slips", type=click.IntRange(min=1), default=400, show_default=True)
 @click.option("--target-error", type=float, default=0.0, show_default=True,
               help="Error rate allowed among accepted fields on the calibration slips.")
 def reader_calibrate(model: Path | None, slips: int, target_error: float) -> None:
@@ -216,7 +216,7 @@ def reader_calibrate(model: Path | None, slips: int, target_error: float) -> Non
 @click.argument("members", nargs=-1, required=True,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--slips", type=int, default=400, show_default=True, help="Calibration slips.")
+@click.option("--slips", type=click.IntRange(min=1), default=400, show_default=True, help="Calibration slips.")
 def reader_combine(members: tuple[Path, ...], out: Path, slips: int) -> None:
     """Read with several trained models at once (their mean), calibrate, export one ONNX model."""
     from scanner.train.recipe import TrainConfig, combine_readers
@@ -229,7 +229,7 @@ def reader_combine(members: tuple[Path, ...], out: Path, slips: int) -> None:
 @reader.command("quantize")
 @click.argument("model", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--slips", type=int, default=400, show_default=True, help="Calibration slips.")
+@click.option("--slips", type=click.IntRange(min=1), default=400, show_default=True, help="Calibration slips.")
 def reader_quantize(model: Path, out: Path, slips: int) -> None:
     """Store a trained reader in 8-bit integers (about three times faster), calibrated again."""
     from scanner.train.quantize import quantize_reader

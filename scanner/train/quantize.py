@@ -48,9 +48,7 @@ def quantize_reader(model: Path, out: Path, cfg: TrainConfig = TrainConfig(), sl
     """Write `out`, `model` in 8-bit integers, with the sidecar of `model` calibrated again for it
     and, beside it, the float weights (.pt) it came from, which training and fine-tuning continue."""
     reader_cls, fmt, qtype, quantize_static, pre_process = _tools()
-    if not meta_path(model).exists():
-        raise TrainingError(f"{meta_path(model)}: a reader's sidecar is needed next to {model.name}")
-    source = ReaderMeta.load(meta_path(model))
+    source = ReaderMeta.load(meta_path(model))  # refuses, naming it, a model without its sidecar
     if source.recipe.get("quantized"):
         raise TrainingError(f"{model}: this reader is already in 8-bit integers")
     t0 = time.time()

@@ -68,3 +68,10 @@ def test_a_reader_already_in_integers_is_refused_in_one_line(quantized, tmp_path
     assert len(run.output.strip().splitlines()) == 1
     assert sorted(p.name for p in where.iterdir()) == before and not list(tmp_path.iterdir())
     assert np.isfinite(OnnxReader(where / "int8.onnx").threshold)
+    bare = tmp_path / "bare.onnx"
+    shutil.copy(where / "reader.onnx", bare)  # a model without its sidecar
+    for args, named in (([str(bare)], "bare.json"), ([str(where / "reader.onnx"), "--slips", "0"], "--slips")):
+        run = CliRunner().invoke(main, ["reader", "quantize", *args, "--out", str(tmp_path / "q.onnx")])
+        assert run.exit_code == 2 and named in run.output and len(run.output.strip().splitlines()) == 1, run.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bare.onnx"]
+    assert sorted(p.name for p in where.iterdir()) == before
