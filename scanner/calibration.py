@@ -40,6 +40,12 @@ class FieldSample:
     correct: bool
 
 
+def missing_classes(labels: np.ndarray, classes: str) -> str:
+    """The signs `simulate_fields` may write that no calibration cell holds (too few slips cut)."""
+    drawn = set(LETTERS) | set(DIGITS)
+    return "".join(c for i, c in enumerate(classes) if c in drawn and not (labels == i).any())
+
+
 def simulate_fields(probs: np.ndarray, labels: np.ndarray, classes: str, n_fields: int,
                     seed: int) -> list[FieldSample]:
     """Assemble fields of the slip's kinds from individually classified cells and decode them."""

@@ -72,13 +72,14 @@ def onnx_session(model: Path, threads: int = 1):
 class OnnxReader:
     """The small CNN through onnxruntime, one or two threads (the scanner batches a whole slip)."""
 
-    def __init__(self, model: Path = DEFAULT_MODEL, threads: int = 1) -> None:
+    def __init__(self, model: Path = DEFAULT_MODEL, threads: int = 1, with_digits: bool = True) -> None:
         self.meta = ReaderMeta.load(meta_path(model))
         self.session = onnx_session(model, threads)
         self.classes = self.meta.classes
         self.threshold = self.meta.threshold
         self._input = self.session.get_inputs()[0].name
-        self.digits = OnnxReader(model.parent / self.meta.digits, threads) if self.meta.digits else None
+        named = self.meta.digits if with_digits else None  # calibrating the character reader needs none
+        self.digits = OnnxReader(model.parent / named, threads) if named else None
 
     def logits(self, cells: np.ndarray) -> np.ndarray:
         if len(cells) == 0:

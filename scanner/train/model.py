@@ -61,7 +61,10 @@ ARCHITECTURES = {"charnet": CharNet, "wide": WideCharNet}
 
 
 def build(arch: str, n_classes: int) -> nn.Module:
-    """A network by name: `charnet`, `wide`, or an ensemble such as `charnet*2`."""
+    """A network by name: `charnet`, `wide`, or an ensemble: `charnet*2` (two of one shape) or
+    `charnet+wide` (members of different shapes, in that order)."""
+    if "+" in arch:
+        return Ensemble([build(member, n_classes) for member in arch.split("+")])
     name, _, count = arch.partition("*")
     if count:
         return Ensemble([ARCHITECTURES[name](n_classes) for _ in range(int(count))])

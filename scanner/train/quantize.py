@@ -70,12 +70,19 @@ def quantize_reader(model: Path, out: Path, cfg: TrainConfig = TrainConfig(), sl
         pre_process(str(model), str(prepared), skip_symbolic_shape=True)
         quantize_static(str(prepared), str(out), Cells(), quant_format=fmt.QDQ, per_channel=True,
                         activation_type=qtype.QUInt8, weight_type=qtype.QInt8)
+    written = [out, meta_path(out)]
     if model.with_suffix(".pt").exists() and model.with_suffix(".pt") != out.with_suffix(".pt"):
         shutil.copyfile(model.with_suffix(".pt"), out.with_suffix(".pt"))
+        written.append(out.with_suffix(".pt"))
     recipe = {**source.recipe, "quantized": {
         "from": model.name, "format": "onnxruntime static QDQ: weights int8 per channel, activations uint8",
         "ranges": f"{len(cells)} cells cut from {slips} slips in the training faces, seed {cfg.seed + 3}"}}
     replace(source, recipe=recipe).save(meta_path(out))
-    meta = recalibrate(out, cfg, log)
+    try:
+        meta = recalibrate(out, cfg, log)
+    except TrainingError:  # too few calibration slips: no reader is left behind with the float one's calibration
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise
     log(f"quantised in {time.time() - t0:.0f} s")
     return meta

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scanner.calibration import choose_threshold, fit_temperature, simulate_fields, softmax
+from scanner.calibration import choose_threshold, fit_temperature, missing_classes, simulate_fields, softmax
 from scanner.errors import TrainingError
 from scanner.reader import ReaderMeta, meta_path
 from scanner.synth import fonts, fontsource
@@ -187,7 +187,12 @@ def calibration_data() -> dict:
 
 
 def calibrate_logits(logits: np.ndarray, labels: np.ndarray, cfg: TrainConfig, log) -> tuple[float, float, dict]:
-    """Temperature on the cells, then the field threshold on fields assembled from those cells."""
+    """Temperature on the cells, then the field threshold on fields assembled from those cells.
+    Calibration slips too few to hold every sign are refused in one line (exit 2), not mid-way."""
+    missing = missing_classes(labels, cells.CLASSES)
+    if missing:
+        raise TrainingError(f"--slips {cfg.calibration_slips}: the calibration slips hold no {', '.join(missing)}; "
+                            f"calibrate on more slips")
     temperature = fit_temperature(logits, labels)
     probs = softmax(logits, temperature)
     acc = float((probs.argmax(1) == labels).mean())
@@ -212,7 +217,7 @@ def recalibrate(model_path: Path, cfg: TrainConfig = TrainConfig(), log=lambda s
     """Refit temperature and threshold of an exported model (no torch needed) and rewrite its sidecar."""
     from scanner.reader import OnnxReader
 
-    reader = OnnxReader(model_path)
+    reader = OnnxReader(model_path, with_digits=False)
     xc, yc = calibration_cells(cfg)
     temperature, threshold, metrics = calibrate_logits(reader.logits(xc), yc, cfg, log)
     meta = reader.meta
@@ -266,10 +271,10 @@ def _finish(model, out: Path, cfg: TrainConfig, extra: dict, log, seconds: float
     export_onnx(model, out)
     torch = _require_torch()
     torch.save(model.state_dict(), out.with_suffix(".pt"))
-    recipe = {**asdict(cfg), **extra, **training_faces(), "font_split": "scanner/synth/fonts.py",
+    recipe = {**asdict(cfg), **training_faces(), "font_split": "scanner/synth/fonts.py",
               "fontsource_split": "scanner/synth/fontsource.py", **calibration_data(),
               "real_digits_train": training_digit_labels(cfg.writers_apart_digits),
-              "real_digits_eval": [cells.part_label(cells.REAL_DIGIT_EVAL), mnist.label("test")]}
+              "real_digits_eval": [cells.part_label(cells.REAL_DIGIT_EVAL), mnist.label("test")], **extra}
     meta = ReaderMeta(cells.CLASSES, 32, temperature, threshold, cfg.target_error, recipe, metrics)
     meta.save(meta_path(out))
     return meta
@@ -279,24 +284,35 @@ def combine_readers(members: list[Path], out: Path, cfg: TrainConfig = TrainConf
                     log=lambda s: None) -> ReaderMeta:
     """One model of several trained readers (`model.Ensemble`), calibrated and exported as one ONNX
     file: the scanner reads it like any other. Each member's own recipe is kept in the sidecar."""
+    from dataclasses import replace
+
     torch = _require_torch()
     from scanner.train.model import Ensemble, build
 
     t0 = time.time()
-    nets, recipes = [], []
-    for member in members:
-        meta = ReaderMeta.load(meta_path(member))
-        net = build(meta.recipe.get("arch", "charnet"), len(cells.CLASSES))
+    recipes = [{"model": member.name, **ReaderMeta.load(meta_path(member)).recipe} for member in members]
+    shapes = [r.get("arch", "charnet") for r in recipes]
+    cfg = replace(cfg, arch=ensemble_arch(shapes), init_from=None, epochs=0)  # refuses before any work
+    nets = []
+    for member, shape in zip(members, shapes):
+        net = build(shape, len(cells.CLASSES))
         net.load_state_dict(torch.load(member.with_suffix(".pt"), map_location="cpu"))
         nets.append(net)
-        recipes.append({"model": member.name, **meta.recipe})
-    archs = {r.get("arch", "charnet") for r in recipes}
-    if len(archs) != 1:
-        raise TrainingError(f"members of different shapes cannot be combined: {sorted(archs)}")
-    from dataclasses import replace
+    seen = {key: list(dict.fromkeys(entry for r in recipes for entry in r.get(key, [])))
+            for key in ("fonts_train", "fontsource_train", "real_digits_train")}  # what any member trained on
+    return _finish(Ensemble(nets), out, cfg, {"mode": "ensemble", "members": recipes, **seen}, log,
+                   time.time() - t0)
 
-    cfg = replace(cfg, arch=f"{archs.pop()}*{len(nets)}", init_from=None, epochs=0)
-    return _finish(Ensemble(nets), out, cfg, {"mode": "ensemble", "members": recipes}, log, time.time() - t0)
+
+def ensemble_arch(members: list[str]) -> str:
+    """The shape of an ensemble of these members, as `model.build` reads it: `charnet*2` for members
+    of one shape, `charnet+wide` for members of different shapes (a small and a wide reader make
+    different mistakes, which is what an ensemble is for). An ensemble is not a member."""
+    if any("*" in m or "+" in m for m in members):
+        raise TrainingError(f"an ensemble cannot be a member of another: {', '.join(members)}")
+    if len(set(members)) == 1:
+        return f"{members[0]}*{len(members)}"
+    return "+".join(members)
 
 
 def trained_arch(model_path: Path) -> str:
