@@ -6,7 +6,7 @@ TrainConfig and copied into the model's sidecar JSON, so the committed model can
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -284,8 +284,6 @@ def combine_readers(members: list[Path], out: Path, cfg: TrainConfig = TrainConf
                     log=lambda s: None) -> ReaderMeta:
     """One model of several trained readers (`model.Ensemble`), calibrated and exported as one ONNX
     file: the scanner reads it like any other. Each member's own recipe is kept in the sidecar."""
-    from dataclasses import replace
-
     torch = _require_torch()
     from scanner.train.model import Ensemble, build
 
@@ -300,6 +298,7 @@ def combine_readers(members: list[Path], out: Path, cfg: TrainConfig = TrainConf
         nets.append(net)
     seen = {key: list(dict.fromkeys(entry for r in recipes for entry in r.get(key, [])))
             for key in ("fonts_train", "fontsource_train", "real_digits_train")}  # what any member trained on
+    seen["writers_apart_digits"] = any(r.get("writers_apart_digits", False) for r in recipes)
     return _finish(Ensemble(nets), out, cfg, {"mode": "ensemble", "members": recipes, **seen}, log,
                    time.time() - t0)
 

@@ -14,7 +14,7 @@ torch = pytest.importorskip("torch", reason="combining readers needs torch (pip 
 
 from scanner.reader import DEFAULT_MODEL, OnnxReader  # noqa: E402
 from scanner.train.model import build  # noqa: E402
-from scanner.train.recipe import TrainConfig, calibration_cells, combine_readers  # noqa: E402
+from scanner.train.recipe import TrainConfig, calibration_cells, combine_readers, training_digit_labels  # noqa: E402
 
 SMALL = TrainConfig(calibration_slips=16, calibration_fields=2000, workers=1)
 WIDE = DEFAULT_MODEL.parent / "checkpoints" / "wide-stage2.pt"
@@ -31,6 +31,8 @@ def combined(tmp_path_factory):
     for name, part in (("reader", slice(10, None)), ("wide", slice(0, 10))):  # members that saw different faces
         sidecar = json.loads((where / f"{name}.json").read_text())
         sidecar["recipe"]["fontsource_train"] = sidecar["recipe"]["fontsource_train"][part]
+        if name == "wide":  # and one of them also learnt from the writers-apart digits
+            sidecar["recipe"].update(writers_apart_digits=True, real_digits_train=training_digit_labels(True))
         (where / f"{name}.json").write_text(json.dumps(sidecar))
     meta = combine_readers([where / "reader.onnx", where / "wide.onnx"], where / "both.onnx", SMALL)
     return where, meta
@@ -63,6 +65,8 @@ def test_members_of_two_shapes_read_as_their_mean_log_probability(combined):
     assert [m["model"] for m in sidecar["recipe"]["members"]] == ["reader.onnx", "wide.onnx"]
     small_faces, wide_faces = (m["fontsource_train"] for m in sidecar["recipe"]["members"])
     assert sidecar["recipe"]["fontsource_train"] == small_faces + wide_faces  # every face any member saw
+    assert sidecar["recipe"]["writers_apart_digits"] is True
+    assert sidecar["recipe"]["real_digits_train"] == training_digit_labels(True)  # the members' digits, together
     assert 0.3 < meta.temperature < 3
 
 
