@@ -283,6 +283,10 @@ def flag_cause(v) -> str:
         return "table claimed by another slip"
     if v.doubt.startswith("ruled incorrect on a word read unclearly"):
         return "ruled incorrect on a word read unclearly"
+    if v.doubt.startswith("ruled incorrect two letters from the legal"):
+        return "ruled incorrect two letters from a legal move"
+    if v.doubt.startswith("declared ") and "points from the move's" in v.doubt:
+        return "declared score far from the move's"
     if v.doubt.startswith("a slip in review may be table"):
         return "a slip in review may be at its table"
     if v.doubt.endswith("has no slip and this one may be its"):

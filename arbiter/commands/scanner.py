@@ -142,12 +142,14 @@ def reader() -> None:
               help="Network shape (scanner/train/model.py); --init-from weights must be of the same shape.")
 @click.option("--script-weight", type=click.FloatRange(0.0, 1.0), default=None,
               help="How often each script face is drawn against a printing one (default 1: as often).")
+@click.option("--stroke-share", type=click.FloatRange(0.0, 1.0), default=None,
+              help="Share of the drawn letters printed stroke by stroke by made-up writers instead of a face.")
 @click.option("--threads", type=int, default=1, show_default=True)
 def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int | None, learning_rate: float | None,
                  batch_size: int | None, init_from: str | None, train_slips: int | None, schedule: str | None,
                  real_digit_share: float | None, monoline_share: float | None,
                  real_digit_distortion: float | None, writers_apart_digits: bool | None, arch: str | None,
-                 script_weight: float | None, threads: int) -> None:
+                 script_weight: float | None, stroke_share: float | None, threads: int) -> None:
     """Train the character CNN on synthetic handwriting + real digits, calibrate, export ONNX."""
     from dataclasses import replace
 
@@ -161,7 +163,8 @@ def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int
              ("batch_size", batch_size), ("init_from", init_from), ("train_slips", train_slips),
              ("schedule", schedule), ("real_digit_share", real_digit_share),
              ("monoline_share", monoline_share), ("real_digit_distortion", real_digit_distortion),
-             ("writers_apart_digits", writers_apart_digits), ("arch", arch), ("script_weight", script_weight))
+             ("writers_apart_digits", writers_apart_digits), ("arch", arch), ("script_weight", script_weight),
+             ("stroke_share", stroke_share))
     cfg = replace(cfg, **{k: v for k, v in given if v is not None})
     meta = train_reader(out, cfg, log=lambda s: click.echo(s, err=True))
     click.echo(f"{out}: threshold {meta.threshold:.6f}, metrics {meta.metrics}")

@@ -35,6 +35,11 @@ def _boxes_of(fields: list[str], lang: str) -> str:
     return "căsuțele " + " și ale ".join(_FIELD.get(f, (f, f, f))[1] for f in fields) + " sunt neclare"
 
 
+def _letters(text: str, lang: str) -> str:
+    """"M read N, C read G" → "M citit N, C citit G"."""
+    return text if lang == EN else text.replace(" read ", " citit ca ")
+
+
 def _percent(p: str | float) -> str:
     return f"{round(100 * float(p))} %"
 
@@ -60,6 +65,16 @@ _PIECES: tuple[tuple[re.Pattern[str], Any], ...] = (
      lambda m, lang: (f"the word does not read clearly (its letters {_percent(m[1])} sure): check it before ruling it "
                       "incorrect" if lang == EN else f"cuvântul nu se citește clar (literele sigure {_percent(m[1])}): "
                       "verificați-l înainte de a-l declara incorect")),
+    (re.compile(r"^(?:decoder: )?ruled incorrect two letters from the legal (\S+) (\S+): (.+)$"),
+     lambda m, lang: (f"ruled incorrect, but two letters away from the legal move {m[1]} {m[2]} "
+                      f"({_letters(m[3], lang)}): check those boxes before giving 0 points" if lang == EN
+                      else f"decizie de depunere incorectă, dar la două litere de mutarea legală {m[1]} {m[2]} "
+                      f"({_letters(m[3], lang)}): verificați acele căsuțe înainte de a acorda 0 puncte")),
+    (re.compile(r"^(?:decoder: )?declared (\d+), (\d+) points from the move's (\d+): "),
+     lambda m, lang: (f"declared {m[1]}, {m[2]} points away from the move's {m[3]}: check the score and position "
+                      "boxes before giving the warning" if lang == EN
+                      else f"punctaj declarat {m[1]}, la {m[2]} puncte de cel al mutării ({m[3]}): verificați "
+                      "căsuțele punctajului și ale poziției înainte de a da avertismentul")),
     (re.compile(r"^(?:decoder: )?a slip in review may be table (\d+)'s$"),
      lambda m, lang: (f"a slip still to be checked may be table {m[1]}'s" if lang == EN
                       else f"un fluturaș încă neverificat poate fi al mesei {m[1]}")),

@@ -29,6 +29,7 @@ from .confusion import ReaderConfusion, load_confusion
 from .markscores import MarkScores, load_mark_scores
 from .evidence import FieldInk, SlipInk, plausible, slip_ink
 from .knowledge import RoundKnowledge
+from .nearmiss import NearMiss, two_letters_from
 from .likelihood import (LETTERS, ROWS, alignments, kbest, number_kbest, number_loglik, number_text,
                          position_logliks, string_loglik, words_loglik)
 from .priors import Priors, load_priors
@@ -513,6 +514,12 @@ class SlipDecoder:
                     + "; ".join(_veto_text(v) for v in veto))
         elif clear < self.p.ink.get("clear_word", 0.0):
             held = f"ruled incorrect on a word read unclearly: its letters {clear:.3f} sure ({_show(best.reading)})"
+        elif near := self._near_miss(best):
+            held = (f"ruled incorrect two letters from the legal {near.move.position} {near.move.word}: "
+                    + ", ".join(f"{a} read {b}" for a, b in near.letters))
+        elif gap := self._far_score(best):
+            held = (f"declared {best.reading.score}, {gap} points from the move's {best.outcome.credited}: "
+                    "a miscount that far is rarer than a misread")
         else:
             held = ""
         if sure or elsewhere:
@@ -527,6 +534,26 @@ class SlipDecoder:
                 doubt += f"; the ink alone reads {ink_alone[1]}"
         return Verdict(not doubt, best, cands, doubt, agrees=agrees,
                        ruled_out=tuple((f, i) for f, i, _, _ in veto), held=held)
+
+    def _near_miss(self, best: Candidate) -> NearMiss | None:
+        """The legal move a zero ruling's reading is two misread letters from (`nearmiss`): the
+        arbiter looks before the zero is filed."""
+        r = best.reading
+        if best.outcome.status != "incorrect" or not r.word:
+            return None
+        return two_letters_from(r.position, r.word, self.k.moves)
+
+    def _far_score(self, best: Candidate) -> int:
+        """How far the declared score of a valid move ruled "score wrong" (RULES.md §3 d, D 6.2.d) is
+        from the move's, when farther than `score.near`; else 0. A player miscounts by a few points;
+        a declared score far from the move's is more often a misread score or a misread position
+        that names another legal move (H8 VUVEI 40 read H5 VUVEI 90, 38 points at H5): the arbiter
+        looks before the warning is given."""
+        o, declared = best.outcome, best.reading.score
+        if o.status != "valid" or o.warning != "SCORE_WRONG" or declared is None:
+            return 0
+        gap = abs(declared - o.credited)
+        return gap if gap > self.p.score.get("near", math.inf) else 0
 
     def _word_clarity(self, ink: SlipInk) -> float:
         """How sure the reader itself is of every letter of the word as it reads it (the product of

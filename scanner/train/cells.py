@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from scanner import glyph
-from scanner.synth import glyphs
+from scanner.synth import glyphs, stroke_writers
 
 CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 # scikit-learn's load_digits (1,797 digits, 43 writers) in three disjoint parts:
@@ -33,6 +33,7 @@ class CellRecipe:
     lowres_share: float = 0.1  # share degraded through 8x8, like the real digits
     monoline_share: float = 0.0  # share of font glyphs redrawn with a round pen (scanner.synth.monoline)
     real_digit_distortion: float = 0.0  # share of real digits drawn with a writer's variation (REAL_DIGIT_STYLE)
+    stroke_share: float = 0.0  # share of the other cells printed stroke by stroke by a made-up writer (synth.stroke_writers)
 
 
 def load_real_digits(part: slice) -> tuple[np.ndarray, np.ndarray]:
@@ -108,7 +109,10 @@ def make_cells(fonts: list[Path], n_per_class: int, seed: int, recipe: CellRecip
                         mask = glyphs.distort(mask, rng, REAL_DIGIT_STYLE)
                     img = cell_image(mask, rng)
                 else:
-                    mask = glyphs.render_glyph(ch, usable[rng.choice(len(usable), p=p)], rng, style)
+                    if recipe.stroke_share and rng.random() < recipe.stroke_share:
+                        mask = stroke_writers.stroke_glyph(ch, rng)
+                    else:
+                        mask = glyphs.render_glyph(ch, usable[rng.choice(len(usable), p=p)], rng, style)
                     img = cell_image(mask, rng, lowres=rng.random() < recipe.lowres_share)
                 cell = glyph.normalise(img).image
                 if legible(cell, mask):

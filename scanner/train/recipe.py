@@ -40,6 +40,7 @@ class TrainConfig:
     writers_apart_digits: bool = False  # also MNIST's test set, by writers of no calibration or held-out digit
     arch: str = "charnet"  # scanner.train.model.ARCHITECTURES
     script_weight: float = 1.0  # how often a script face is drawn against a printing family (fonts.writers)
+    stroke_share: float = 0.0  # share of font cells printed stroke by stroke instead (synth.stroke_writers)
 
 
 def _require_torch():
@@ -72,7 +73,7 @@ def _cells_job(args: tuple) -> tuple[np.ndarray, np.ndarray]:
 def cell_recipe(cfg: TrainConfig) -> cells.CellRecipe:
     """How the training cells of `cfg` are drawn."""
     return cells.CellRecipe(real_digit_share=cfg.real_digit_share, monoline_share=cfg.monoline_share,
-                            real_digit_distortion=cfg.real_digit_distortion)
+                            real_digit_distortion=cfg.real_digit_distortion, stroke_share=cfg.stroke_share)
 
 
 def build_cells(split: str, n_per_class: int, seed: int, with_real: bool, workers: int,
@@ -168,6 +169,11 @@ def calibration_cells(cfg: TrainConfig) -> tuple[np.ndarray, np.ndarray]:
 
     return slip_cells(load_template("duplicat"), list(fonts.writers("calibration").paths),
                       cfg.calibration_slips, cfg.seed + 1, real_digits=mnist.load("calibration"))
+
+
+# What a recipe with stroke_share > 0 also drew from, besides the faces it names.
+STROKE_WRITERS = ("Hershey Simplex Roman capitals and digits (scanner/synth/bundled/hershey) and the printed "
+                  "variants of scanner/synth/stroke_writers.py, drawn by made-up writers")
 
 
 def training_faces() -> dict:
@@ -271,13 +277,19 @@ def _finish(model, out: Path, cfg: TrainConfig, extra: dict, log, seconds: float
     export_onnx(model, out)
     torch = _require_torch()
     torch.save(model.state_dict(), out.with_suffix(".pt"))
-    recipe = {**asdict(cfg), **training_faces(), "font_split": "scanner/synth/fonts.py",
-              "fontsource_split": "scanner/synth/fontsource.py", **calibration_data(),
-              "real_digits_train": training_digit_labels(cfg.writers_apart_digits),
-              "real_digits_eval": [cells.part_label(cells.REAL_DIGIT_EVAL), mnist.label("test")], **extra}
-    meta = ReaderMeta(cells.CLASSES, 32, temperature, threshold, cfg.target_error, recipe, metrics)
+    meta = ReaderMeta(cells.CLASSES, 32, temperature, threshold, cfg.target_error, recipe_of(cfg, extra), metrics)
     meta.save(meta_path(out))
     return meta
+
+
+def recipe_of(cfg: TrainConfig, extra: dict) -> dict:
+    """A reader's recipe: its settings and every piece of data it saw, by name (`extra` last, so an
+    ensemble's union of its members' data replaces the run's own)."""
+    return {**asdict(cfg), **training_faces(), "font_split": "scanner/synth/fonts.py",
+            "fontsource_split": "scanner/synth/fontsource.py", **calibration_data(),
+            "real_digits_train": training_digit_labels(cfg.writers_apart_digits),
+            "real_digits_eval": [cells.part_label(cells.REAL_DIGIT_EVAL), mnist.label("test")],
+            **({"stroke_writers": STROKE_WRITERS} if cfg.stroke_share else {}), **extra}
 
 
 def combine_readers(members: list[Path], out: Path, cfg: TrainConfig = TrainConfig(),
@@ -299,6 +311,8 @@ def combine_readers(members: list[Path], out: Path, cfg: TrainConfig = TrainConf
     seen = {key: list(dict.fromkeys(entry for r in recipes for entry in r.get(key, [])))
             for key in ("fonts_train", "fontsource_train", "real_digits_train")}  # what any member trained on
     seen["writers_apart_digits"] = any(r.get("writers_apart_digits", False) for r in recipes)
+    if any("stroke_writers" in r for r in recipes):
+        seen["stroke_writers"] = STROKE_WRITERS
     return _finish(Ensemble(nets), out, cfg, {"mode": "ensemble", "members": recipes, **seen}, log,
                    time.time() - t0)
 

@@ -32,3 +32,28 @@ def test_without_the_rule_every_wrong_score_weighs_alike(dec):
     flat = SlipDecoder(dec.k, replace(dec.p, score={k: v for k, v in dec.p.score.items() if k not in ("near", "far")}),
                        confusion=None, mark_scores=None)
     assert flat._wrong_score(71, 74) == flat._wrong_score(71, 23)
+
+
+def test_RULES_3_d_a_score_ruled_wrong_far_from_the_move_goes_to_review(dec):
+    """A miscount is a few points; a declared score more than `score.near` from the move's is more
+    often a misread (H8 VUVEI 40 read H5 VUVEI 90): the warning waits for the arbiter. Up to
+    `score.near` the ink's score wins without review (RULES.md §3 d: score wrong, D 6.2.d)."""
+    from tests.decoding.helpers import record
+
+    near = int(dec.p.score["near"])
+    close = dec.decode(record(3, 7, 74 + near, "H5", "ARDEIIND"))
+    assert close.decided and close.best.outcome.warning == "SCORE_WRONG" and close.held == ""
+    for declared in (74 + near + 1, 30):
+        v = dec.decode(record(3, 7, declared, "H5", "ARDEIIND"))
+        assert v.best.outcome.warning == "SCORE_WRONG" and v.best.reading.score == declared
+        assert not v.decided
+        assert v.held == (f"declared {declared}, {abs(declared - 74)} points from the move's 74: "
+                          "a miscount that far is rarer than a misread")
+
+
+def test_the_arbiter_reads_the_far_score_in_romanian():
+    from arbiter.words.reasons import review_reason
+
+    text = review_reason("decoder: declared 90, 52 points from the move's 38: a miscount that far is rarer than a misread")
+    assert text == ("punctaj declarat 90, la 52 puncte de cel al mutării (38): verificați căsuțele punctajului "
+                    "și ale poziției înainte de a da avertismentul")

@@ -217,8 +217,10 @@ def test_RULES_3_a_letter_read_only_as_its_digit_look_alike_is_not_read_clearly(
     rec["fields"]["depunere"]["chars"][0] = crafted_box({"5": 0.97, "M": 0.004})
     blind = SlipDecoder(dec.k, replace(dec.p, ink={**dec.p.ink, "clear_word": 0.0}), confusion=None, mark_scores=None)
     was = blind.decode(rec)
-    assert was.decided and was.best.reading.word == "SODER"  # without the rule: ruled on the fold alone
+    assert was.best.reading.word == "SODER" and was.best.outcome.status == "incorrect"  # ruled on the fold alone
+    assert "read unclearly" not in was.held  # only the word's two letters from MODEL hold it (test_near_miss)
+    assert was.held.startswith("ruled incorrect two letters from the legal H4 MODEL")
     v = dec.decode(rec)
     assert not v.decided and "read unclearly" in v.doubt and v.best.outcome.status == "incorrect"
-    clear = dec.decode(record(1, 5, 26, "H4", "SODER"))  # the same word, its S read as an S
-    assert clear.decided and clear.best.outcome.status == "incorrect"
+    clear = dec.decode(record(1, 5, 26, "H4", "SODER"))  # the same word, its S read as an S: read clearly
+    assert clear.best.outcome.status == "incorrect" and "read unclearly" not in clear.held
