@@ -36,7 +36,7 @@ def _boxes_of(fields: list[str], lang: str) -> str:
 
 
 def _letters(text: str, lang: str) -> str:
-    """"M read N, C read G" → "M citit N, C citit G"."""
+    """"M read N, C read G" → "M citit ca N, C citit ca G"."""
     return text if lang == EN else text.replace(" read ", " citit ca ")
 
 

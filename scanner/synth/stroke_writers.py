@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scanner.synth import glyphs
+from scanner.synth import glyphs, strokes
 from scanner.synth.strokes import Stroke, arc, draw_strokes
 
 HERSHEY = Path(__file__).resolve().parent / "bundled" / "hershey" / "simplex-roman.json"
@@ -41,9 +41,8 @@ VARIANTS: dict[str, list[list[Stroke]]] = {
            [(0.6, 0.0), (0.62, 1.0)]]],
     "W": [[[(0.0, 0.0), (0.2, 1.0), (0.42, 0.4), (0.64, 1.0), (0.84, 0.0)]]],
     "Y": [[[(0.0, 0.0), (0.34, 0.5)], [(0.7, 0.0), (0.1, 1.0)]]],
-    "1": [[[(0.15, 0.38), (0.62, 0.0), (0.62, 1.0)]],
-          [[(0.1, 0.3), (0.4, 0.12), (0.6, 0.0), (0.58, 1.0)], [(0.35, 1.0), (0.85, 1.0)]]],
-    "4": [[[(0.2, 0.0), (0.1, 0.62), (0.95, 0.62)], [(0.72, 0.15), (0.7, 1.0)]]],
+    "1": strokes.TRAIN["1"],  # the flagged 1s of the continental forms' training set
+    "4": strokes.TRAIN["4"][:1],  # its first open-top 4
     "7": [[[(0.0, 0.0), (0.65, 0.0), (0.25, 1.0)], [(0.12, 0.52), (0.6, 0.5)]]],
     "9": [[arc(0.32, 0.3, 0.32, 0.3, 0, 360, 16), [(0.64, 0.3), (0.6, 1.0)]]],
 }
@@ -62,9 +61,9 @@ def skeletons() -> dict[str, list[Stroke]]:
     raw = json.loads(HERSHEY.read_text())
     height = BASELINE - CAP_TOP
     out = {}
-    for ch, strokes in raw.items():
-        left = min(x for stroke in strokes for x, _ in stroke)
-        out[ch] = [[((x - left) / height, (y - CAP_TOP) / height) for x, y in stroke] for stroke in strokes]
+    for ch, drawn in raw.items():
+        left = min(x for stroke in drawn for x, _ in stroke)
+        out[ch] = [[((x - left) / height, (y - CAP_TOP) / height) for x, y in stroke] for stroke in drawn]
     return out
 
 

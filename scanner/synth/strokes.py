@@ -80,7 +80,7 @@ def draw_strokes(drawing: list[Stroke], rng: np.random.Generator, height_px: int
     dx, dy = dx + max(0.0, -(left + dx)), pad + max(0.0, -(top + pad))  # moved only where ink would leave the canvas
     w = int(max(float(x.max()) for x, _ in lines) + dx) + pad + 1
     h = int(max(float(y.max()) for _, y in lines) + dy) + pad + 1
-    canvas = np.zeros((max(h, height_px + 2 * pad), max(w, 1)), np.float32)
+    canvas = np.zeros((h, w), np.float32)
     shift = 4
     for x, y in lines:
         poly = np.round(np.stack([x + dx, y + dy], axis=1) * (1 << shift)).astype(np.int32)
