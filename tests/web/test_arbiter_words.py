@@ -311,3 +311,17 @@ def test_a_refusal_listing_many_open_slips_is_worded_whatever_their_reasons(monk
         assert "ARDEI" not in shown and "against" not in shown and not UNWORDED.search(shown), shown
     assert words.refusal(str(refused.value), "ro").count("așteaptă în coada de revizuire") == 3
     assert "și încă 1" in words.refusal(str(refused.value), "ro")
+
+
+def test_a_word_with_a_sign_the_tile_set_lacks_is_refused_in_the_arbiters_words(ro):
+    """The review card shows the judge's refusal of a reading such as M0DEL (a 0 read for the O)
+    as the tile set raised it, without the word field's name before it (RULES.md §3.4: a letter the
+    set lacks makes no move): in Romanian, as when the word field is named."""
+    from corrector.tiles import NotationError
+
+    with pytest.raises(NotationError) as raised:
+        ro.tiles.parse_word("M0DEL")
+    message = str(raised.value)
+    assert words.refusals.known(message)
+    assert words.refusal(message) == "Cuvântul „M0DEL”: litera „0” (a 2-a) nu este în setul de piese."
+    assert words.refusal(message, "en") == "The word “M0DEL”: the letter “0” (number 2) is not in the tile set."
