@@ -181,10 +181,12 @@ def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int
 @click.option("--lr", "learning_rate", type=float, default=None)
 @click.option("--slips", "train_slips", type=int, default=None,
               help="Also train on the digit boxes the scanner cuts from this many slips in the training faces.")
+@click.option("--stroke-share", type=click.FloatRange(0.0, 1.0), default=None,
+              help="Share of the faces' digits printed stroke by stroke by made-up writers instead.")
 @click.option("--threads", type=int, default=2, show_default=True)
 def reader_train_digits(init_from: str, out: Path | None, seed: int | None, epochs: int | None,
                         per_digit: int | None, learning_rate: float | None, train_slips: int | None,
-                        threads: int) -> None:
+                        stroke_share: float | None, threads: int) -> None:
     """Teach the reader again on digits alone, for the score and table boxes; export ONNX."""
     from dataclasses import replace
 
@@ -193,7 +195,7 @@ def reader_train_digits(init_from: str, out: Path | None, seed: int | None, epoc
 
     out = out or DEFAULT_DIGITS
     given = (("seed", seed), ("epochs", epochs), ("n_per_digit", per_digit), ("learning_rate", learning_rate),
-             ("train_slips", train_slips))
+             ("train_slips", train_slips), ("stroke_share", stroke_share))
     cfg = replace(DigitConfig(init_from=init_from, threads=threads), **{k: v for k, v in given if v is not None})
     meta = train_digit_reader(out, cfg, log=lambda s: click.echo(s, err=True))
     click.echo(f"{out}: temperature {meta.temperature:.3f}, metrics {meta.metrics}")

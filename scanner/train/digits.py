@@ -22,9 +22,9 @@ from scanner.calibration import fit_temperature, softmax
 from scanner.errors import TrainingError
 from scanner.reader import ReaderMeta, meta_path
 from scanner.train import cells, mnist
-from scanner.train.recipe import (TrainConfig, _require_torch, build_cells, build_slip_cells, calibration_cells,
-                                  calibration_data, fit, logits_of, real_digit_accuracy, trained_arch,
-                                  training_digit_labels, training_faces)
+from scanner.train.recipe import (STROKE_WRITERS, TrainConfig, _require_torch, build_cells, build_slip_cells,
+                                  calibration_cells, calibration_data, fit, logits_of, real_digit_accuracy,
+                                  trained_arch, training_digit_labels, training_faces)
 
 DIGITS = "0123456789"
 FIRST_DIGIT = cells.CLASSES.index("0")
@@ -38,6 +38,7 @@ class DigitConfig:
     real_share: float = 0.75  # share of drawn cells written with a real handwritten digit
     real_distortion: float = 0.7  # share of real digits drawn again as another writer (cells.REAL_DIGIT_STYLE)
     monoline_share: float = 0.25  # share of the faces' digits redrawn with a round pen
+    stroke_share: float = 0.0  # share of the faces' digits printed stroke by stroke instead (synth.stroke_writers)
     train_slips: int = 400  # slips in the training faces cut by the scanner; their digit boxes are added
     epochs: int = 3
     learning_rate: float = 5e-4
@@ -51,7 +52,7 @@ def digit_cells(cfg: DigitConfig) -> tuple[np.ndarray, np.ndarray]:
     """The training cells (labels 0-9): drawn ones (`recipe.build_cells`, digits alone), then the
     digit boxes the scanner cut from slips in the training faces."""
     recipe = cells.CellRecipe(real_digit_share=cfg.real_share, monoline_share=cfg.monoline_share,
-                              real_digit_distortion=cfg.real_distortion)
+                              real_digit_distortion=cfg.real_distortion, stroke_share=cfg.stroke_share)
     x, y = build_cells("train", cfg.n_per_digit, cfg.seed, True, cfg.workers, recipe, writers_apart=True,
                        classes=DIGITS)
     if cfg.train_slips:
@@ -124,7 +125,8 @@ def train_digit_reader(out: Path, cfg: DigitConfig, log=lambda s: None) -> Reade
     recipe = {**asdict(cfg), "init_from": Path(cfg.init_from).name, "arch": arch, **training_faces(),
               "font_split": "scanner/synth/fonts.py", "fontsource_split": "scanner/synth/fontsource.py",
               **calibration_data(), "real_digits_train": training_digit_labels(True),
-              "real_digits_eval": [mnist.label("test")]}
+              "real_digits_eval": [mnist.label("test")],
+              **({"stroke_writers": STROKE_WRITERS} if cfg.stroke_share else {})}
     # no threshold of its own: a digit field is accepted on the character reader's threshold
     meta = ReaderMeta(DIGITS, 32, temperature, 0.0, 0.0, recipe, metrics)
     meta.save(meta_path(out))

@@ -141,3 +141,33 @@ def test_a_digit_reader_starts_from_the_shape_its_weights_sidecar_records(tmp_pa
                                                     "recipe": {"arch": "wide"}}))
     assert starting_net(wide)[1] == "wide"
     assert starting_net(DEFAULT_MODEL.parent / "digits.pt")[1] == "charnet"
+
+
+def test_train_digits_takes_a_stroke_share_into_the_drawn_cells(monkeypatch, tmp_path):
+    """`fluturas reader train-digits --stroke-share 0.3`: the share reaches the recipe the digit cells
+    are drawn with (the run itself is replaced: tests never train); above 1 it is refused."""
+    from click.testing import CliRunner
+
+    from cli import main
+    from scanner.reader import ReaderMeta
+    from scanner.train import digits
+
+    seen = []
+    monkeypatch.setattr(digits, "train_digit_reader",
+                        lambda out, cfg, log: seen.append(cfg) or ReaderMeta("0123456789", 32, 1.0, 0.0, 0.0, {}, {}))
+    weights = tmp_path / "r.pt"
+    weights.write_bytes(b"weights")
+    for flags in ([], ["--stroke-share", "0.3"]):
+        run = CliRunner().invoke(main, ["reader", "train-digits", "--init-from", str(weights),
+                                        "--out", str(tmp_path / "d.onnx"), *flags])
+        assert run.exit_code == 0, run.output
+    assert [cfg.stroke_share for cfg in seen] == [0.0, 0.3]
+    run = CliRunner().invoke(main, ["reader", "train-digits", "--init-from", str(weights), "--stroke-share", "1.5"])
+    assert run.exit_code == 2 and "--stroke-share" in run.output
+
+    drawn = []
+    monkeypatch.setattr(digits, "build_cells", lambda split, n, seed, augment, workers, recipe, **kw:
+                        drawn.append((recipe, kw["classes"])) or (np.zeros((1, 32, 32), np.float32),
+                                                                   np.array([digits.FIRST_DIGIT])))
+    x, y = digits.digit_cells(digits.DigitConfig(init_from="r.pt", stroke_share=0.3, train_slips=0))
+    assert drawn[0][0].stroke_share == 0.3 and drawn[0][1] == "0123456789" and y.tolist() == [0]
