@@ -5,6 +5,7 @@ one). A --hold that is no calibration dump is refused before any fitting."""
 from __future__ import annotations
 
 import importlib.util
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -94,3 +95,11 @@ def test_a_hold_that_is_not_a_calibration_dump_is_refused_before_any_work(tmp_pa
                              timeout=300)
     assert missing.returncode == 2
     assert missing.stderr.strip().splitlines()[-1].endswith(f"--hold {tmp_path / 'gone.pkl'}: no such file")
+    validation = tmp_path / "validation.pkl"
+    with open(validation, "wb") as out:  # readings kept by a --dump run, but of the validation hands
+        pickle.dump({"piles": [], "unmatched": 0, "run": {"fonts": "validation", "digits": "mnist"}}, out)
+    other = subprocess.run([sys.executable, str(BENCH), "--calibrate", "--fonts", "calibration", "--hold", str(validation)],
+                           capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert other.returncode == 2
+    assert other.stderr.strip().splitlines()[-1].endswith(
+        f"--hold {validation}: not a --dump of calibration hands with real calibration digits")
