@@ -653,7 +653,6 @@ def main() -> int:
                      replace(priors, threshold=1.0, threshold_overrule=1.0) if args.calibrate else priors)
     if args.replay:
         tally.unmatched, tally.scan_seconds = kept["unmatched"], kept["scan_seconds"]
-    threshold = priors.threshold
     if args.calibrate:
         held_piles = []
         for pile in args.hold:

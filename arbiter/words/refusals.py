@@ -95,6 +95,11 @@ def anything(name: str) -> str:
 
 # First match wins: the more particular shapes come first. The CLI's hints in parentheses or
 # backticks are left out of the page's words; the page has its own buttons.
+# A letter the tile set lacks, whether the word field is named before the tile set's refusal or not.
+NOT_IN_TILE_SET = ("Cuvântul {value}: litera {letter} (a {i}-a) nu este în setul de piese.",
+                   "The word {value}: the letter {letter} (number {i}) is not in the tile set.")
+
+
 REFUSALS: tuple[Refusal, ...] = (
     # validation.py
     _r(rf"game {n('g')}: the results are final; {anything('a_action')} is refused.*",
@@ -119,12 +124,9 @@ REFUSALS: tuple[Refusal, ...] = (
     _r(r"--deadline (?P<value>.*?): expected HH:MM today.*",
        "Termenul pentru contestații {value}: se așteaptă ora de azi (18:30 sau 18.30) sau data și ora (2026-05-17 18:30).",
        "Appeal deadline {value}: expected a time today (18:30 or 18.30) or a date and time (2026-05-17 18:30)."),
-    _r(r"(?:.*?)word (?P<value>'.*?'|\S+): letter (?P<letter>'.*?') \(position (?P<i>\d+) of .*",
-       "Cuvântul {value}: litera {letter} (a {i}-a) nu este în setul de piese.",
-       "The word {value}: the letter {letter} (number {i}) is not in the tile set."),
+    _r(r"(?:.*?)word (?P<value>'.*?'|\S+): letter (?P<letter>'.*?') \(position (?P<i>\d+) of .*", *NOT_IN_TILE_SET),
     _r(r"letter (?P<letter>'.*?') \(position (?P<i>\d+) of (?P<value>'.*?')\) is not in this tile set",
-       "Cuvântul {value}: litera {letter} (a {i}-a) nu este în setul de piese.",
-       "The word {value}: the letter {letter} (number {i}) is not in the tile set."),
+       *NOT_IN_TILE_SET),  # the tile set's own words, no field named before them
     _r(r"(?:.*?)word (?P<value>'.*?'|\S+): the word is empty", "Cuvântul lipsește.", "The word is missing."),
     _r(r"(?:.*?)position (?P<value>'.*?'|\S+): .*",
        "Poziția {value} nu este o poziție de pe tablă (de exemplu H4 sau 8D).",
