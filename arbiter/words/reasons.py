@@ -70,6 +70,11 @@ _PIECES: tuple[tuple[re.Pattern[str], Any], ...] = (
                       f"({_letters(m[3], lang)}): check those boxes before giving 0 points" if lang == EN
                       else f"decizie de depunere incorectă, dar la două litere de mutarea legală {m[1]} {m[2]} "
                       f"({_letters(m[3], lang)}): verificați acele căsuțe înainte de a acorda 0 puncte")),
+    (re.compile(r"^(?:decoder: )?ruled incorrect at (\S+), one sign from (\S+) where (\S+) scores: (.+)$"),
+     lambda m, lang: (f"ruled incorrect at {m[1]}, but one sign from {m[2]}, where {m[3]} scores "
+                      f"({_letters(m[4], lang)}): check the position box before giving 0 points" if lang == EN
+                      else f"decizie de depunere incorectă la {m[1]}, dar la un semn de {m[2]}, unde {m[3]} "
+                      f"punctează ({_letters(m[4], lang)}): verificați căsuța poziției înainte de a acorda 0 puncte")),
     (re.compile(r"^(?:decoder: )?declared (\d+), (\d+) points from the move's (\d+): "),
      lambda m, lang: (f"declared {m[1]}, {m[2]} points away from the move's {m[3]}: check the score and position "
                       "boxes before giving the warning" if lang == EN

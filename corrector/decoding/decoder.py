@@ -29,7 +29,7 @@ from .confusion import ReaderConfusion, load_confusion
 from .markscores import MarkScores, load_mark_scores
 from .evidence import FieldInk, SlipInk, plausible, slip_ink
 from .knowledge import RoundKnowledge
-from .nearmiss import NearMiss, two_letters_from
+from .nearmiss import NearMiss, SignMisread, one_sign_from, two_letters_from
 from .likelihood import (LETTERS, ROWS, alignments, kbest, number_kbest, number_loglik, number_text,
                          position_logliks, string_loglik, words_loglik)
 from .priors import Priors, load_priors
@@ -476,6 +476,24 @@ class SlipDecoder:
         post = verdict.posterior
         return verdict if post is None else self._combine(replace(post, tables=tables))
 
+    def seatable_tables(self, verdict: Verdict, edge: float = 1e-7) -> dict[int | None, float]:
+        """The slip's own table posterior without the tables whose number its ink rules out (the
+        veto of `_ruled_out`; those of at least `edge`): a slip is never decided at such a table,
+        so the pile never seats it there either. A Y read where a 2 was written (Y 0.95, 2 0.02)
+        left table 23's slip 13 at 0.22 by the digits' share alone; the pile seated it at 13,
+        which its ink rules out, and table 13's slip, read 23, was decided for 23. No table left:
+        the slip has none it can be decided at."""
+        post = verdict.posterior
+        if post is None:
+            return {}
+        ink = post.ink
+        f = ink.fields["table"]
+        if "table" in ink.qr or not f.boxes or float(self.p.ink.get("plausible_mass", 1.0)) >= 1.0:
+            return dict(post.tables)
+        kept = {t: p for t, p in post.tables.items()
+                if t is None or p < edge or not _field_veto("table", f, _number(t, f), ink.classes, self.p.ink)}
+        return kept or {None: 1.0}
+
     def _combine(self, post: "_Posterior") -> Verdict:
         tables, rounds, by_written, ink = post.tables, post.rounds, post.by_written, post.ink
         combos = []
@@ -517,6 +535,9 @@ class SlipDecoder:
         elif near := self._near_miss(best):
             held = (f"ruled incorrect two letters from the legal {near.move.position} {near.move.word}: "
                     + ", ".join(f"{a} read {b}" for a, b in near.letters))
+        elif sign := self._sign_misread(best, ink):
+            held = (f"ruled incorrect at {best.reading.position}, one sign from {sign.position} where "
+                    f"{best.reading.word} scores: {sign.sign[0]} read {sign.sign[1]}")
         elif gap := self._far_score(best):
             held = (f"declared {best.reading.score}, {gap} points from the move's {best.outcome.credited}: "
                     "a miscount that far is rarer than a misread")
@@ -542,6 +563,22 @@ class SlipDecoder:
         if best.outcome.status != "incorrect" or not r.word:
             return None
         return two_letters_from(r.position, r.word, self.k.moves)
+
+    def _sign_misread(self, best: Candidate, ink: SlipInk) -> SignMisread | None:
+        """The square one sign from a zero ruling's where its word scores, when the reader itself
+        lets the position box hold that sign (`nearmiss.one_sign_from`, priors.json `ink`): the
+        arbiter looks before the zero is filed (RULES.md §3.3, D 6.3.b)."""
+        r = best.reading
+        f = ink.fields["position"]
+        if best.outcome.status != "incorrect" or not r.word or not r.position or not f.boxes:
+            return None
+        if float(self.p.ink.get("plausible_mass", 1.0)) >= 1.0:
+            return None  # no veto, no look: the ink lets every box hold anything
+
+        def scores(square: str) -> bool:
+            return self._decision((square, r.word, r.jokers, r.score)).status.name != "INCORRECT"
+
+        return one_sign_from(r.position, f.ink_logp, _allowed(f, self.p.ink), ink.classes, scores)
 
     def _far_score(self, best: Candidate) -> int:
         """How far the declared score of a valid move ruled "score wrong" (RULES.md §3 d, D 6.2.d) is
@@ -612,10 +649,9 @@ def _field_veto(name: str, f: FieldInk, text: str, classes: str, ink: Mapping[st
                 share: float = 0.0) -> list[tuple[str, int, str, str]]:
     """The boxes of one field where `text` needs what the ink rules out; none when some way of
     laying `text` on the written boxes (leaving out only faint ones) fits the ink everywhere."""
-    mass, floor = float(ink.get("plausible_mass", 1.0)), float(ink.get("floor", 0.0))
-    if mass >= 1.0:
+    if float(ink.get("plausible_mass", 1.0)) >= 1.0:
         return []
-    allowed = plausible(f.ink_logp, mass, floor, share) if f.boxes else np.zeros((0, len(classes)), bool)
+    allowed = _allowed(f, ink, share) if f.boxes else np.zeros((0, len(classes)), bool)
     blank = f.blank if f.blank is not None else np.zeros(f.boxes)
     best: list[tuple[str, int, str, str]] | None = None
     for rows, _ in alignments(f, len(text)) if f.boxes else [([], 0.0)]:
@@ -635,6 +671,13 @@ def _field_veto(name: str, f: FieldInk, text: str, classes: str, ink: Mapping[st
         if best is None or len(bad) < len(best):
             best = bad
     return best or []
+
+
+def _allowed(f: FieldInk, ink: Mapping[str, float], share: float = 0.0) -> np.ndarray:
+    """`[i, k]`: whether the reader's own distribution lets box i of `f` hold class k (priors.json
+    `ink`: the best classes covering `plausible_mass`, any at `floor` or above)."""
+    mass, floor = float(ink.get("plausible_mass", 1.0)), float(ink.get("floor", 0.0))
+    return plausible(f.ink_logp, mass, floor, share)
 
 
 def _plausible_text(allowed: np.ndarray, logp: np.ndarray, classes: str) -> str:

@@ -38,7 +38,8 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]],
         return []
     taken = set(taken or ())
     rows = [v.posterior.tables if v.posterior else {} for v in verdicts]
-    seated = seat_pile(rows, taken, float(decoder.p.table.get("second", 0.0)))
+    seatable = [decoder.seatable_tables(v) for v in verdicts]
+    seated = seat_pile(seatable, taken, float(decoder.p.table.get("second", 0.0)))
     for i, v in enumerate(verdicts):
         if v.posterior is None:
             continue

@@ -1,18 +1,20 @@
-"""A zero ruling two misread letters from a legal move goes to review (`decoding.nearmiss`); a
-one-letter phoney stays the ink's to rule (RULES.md §3, D 6.1: 0 points).
+"""A zero ruling two misread letters from a legal move, or one sign of its square from a square
+where its word scores, goes to review (`decoding.nearmiss`); a one-letter phoney, and a square
+written clearly elsewhere, stay the ink's to rule (RULES.md §3, D 6.1: 0 points; §3.3, D 6.3.b).
 
 The round: NU stands down from H11; the group ARDEIID lays ARDEIIND at H5 through its N (74)."""
 from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from arbiter.words.reasons import review_reason
 from corrector.decoding import SlipDecoder
 from corrector.decoding.knowledge import LegalMove
-from corrector.decoding.nearmiss import two_letters_from
-from tests.decoding.helpers import decoder, record
+from corrector.decoding.nearmiss import one_sign_from, two_letters_from
+from tests.decoding.helpers import CLASSES, decoder, record
 
 WORDS = {"ARDEIIND", "NU", "ARDE", "DAR", "RAD", "IED", "DIN", "ERA", "AER", "RADE", "DIE"}
 MOVES = (LegalMove("H8", "SMACEAM", (), 43), LegalMove("11I", "DINDU", (), 20), LegalMove("H8", "TRIB", (), 12))
@@ -69,3 +71,58 @@ def test_the_arbiter_reads_why_in_romanian_without_codes():
                     "(R citit ca N, N citit ca M): verificați acele căsuțe înainte de a acorda 0 puncte")
     english = review_reason("ruled incorrect two letters from the legal H5 ARDEIIND: R read N, N read M", "en")
     assert "two letters away from the legal move H5 ARDEIIND (R read N, N read M)" in english
+
+
+def test_a_square_one_misread_sign_from_where_the_word_scores_is_held_with_that_square(dec):
+    """G6 is two signs from the legal H5 (0 points, D 6.1.c); G5, one sign from H5, is penalised
+    (RULES.md §3.3, D 6.3.b). A 5 the reader took for a 6 turns the player's penalty into a zero:
+    where the reader itself leaves the 5 plausible, the zero goes to review at any threshold."""
+    low = SlipDecoder(dec.k, replace(dec.p, threshold=0.6, threshold_overrule=0.6), confusion=None, mark_scores=None)
+    assert low.rule(low.decode(record(3, 7, 74, "G5", "ARDEIIND")).best.reading).status == "penalised"
+    unsure = low.decode(record(3, 7, 74, "G6", "ARDEIIND", doubts={("position", 1): ("5", 0.03)}))
+    assert unsure.best.outcome.status == "incorrect" and unsure.best.reading.position == "G6"
+    assert not unsure.decided
+    assert unsure.held == "ruled incorrect at G6, one sign from G5 where ARDEIIND scores: 5 read 6"
+
+
+def test_a_square_written_clearly_two_signs_off_stays_a_zero(dec):
+    """The same G6 written clearly: no box of the square may be another sign, so the zero stands."""
+    clear = dec.decode(record(3, 7, 74, "G6", "ARDEIIND"))
+    assert clear.decided and clear.held == ""
+    assert clear.best.outcome.status == "incorrect" and clear.best.outcome.credited == 0
+
+
+def test_a_sign_that_keeps_the_zero_holds_nothing(dec):
+    """A doubt between two signs that both leave the word a zero (G6 or G7, neither one sign from a
+    square where ARDEIIND lies) is no reason to look: the zero is the ruling either way."""
+    low = SlipDecoder(dec.k, replace(dec.p, threshold=0.6, threshold_overrule=0.6), confusion=None, mark_scores=None)
+    v = low.decode(record(3, 7, 74, "G6", "ARDEIIND", doubts={("position", 1): ("7", 0.03)}))
+    assert v.best.outcome.status == "incorrect" and v.held == "" and v.decided
+
+
+def test_the_arbiter_reads_the_square_to_check_in_romanian():
+    text = review_reason("decoder: ruled incorrect at G6, one sign from G5 where ARDEIIND scores: 5 read 6")
+    assert text == ("decizie de depunere incorectă la G6, dar la un semn de G5, unde ARDEIIND punctează "
+                    "(5 citit ca 6): verificați căsuța poziției înainte de a acorda 0 puncte")
+    english = review_reason("ruled incorrect at G6, one sign from G5 where ARDEIIND scores: 5 read 6", "en")
+    assert english == ("ruled incorrect at G6, but one sign from G5, where ARDEIIND scores (5 read 6): "
+                       "check the position box before giving 0 points")
+
+
+def test_only_a_square_a_slip_can_name_is_one_sign_away():
+    """N15's 1 read where a 0 is plausible names no N05: players write N5, and a square read with a
+    leading zero is no reason to look."""
+    logp = np.full((3, len(CLASSES)), np.log(1e-5))
+    for i, ch in enumerate("N15"):
+        logp[i, CLASSES.index(ch)] = np.log(0.9)
+    logp[1, CLASSES.index("0")] = np.log(0.09)
+    allowed = np.exp(logp) >= 0.01
+    assert one_sign_from("N15", logp, allowed, CLASSES, lambda square: True) is None
+    logp[1, CLASSES.index("2")] = np.log(0.05)
+    allowed = np.exp(logp) >= 0.01
+    found = one_sign_from("N15", logp, allowed, CLASSES, lambda square: square == "N25")
+    assert found is None  # N25 is no square either: the board has 15 columns
+    logp[2, CLASSES.index("4")] = np.log(0.05)
+    allowed = np.exp(logp) >= 0.01
+    found = one_sign_from("N15", logp, allowed, CLASSES, lambda square: square != "N15")
+    assert found is not None and found.position == "N14" and found.sign == ("4", "5")

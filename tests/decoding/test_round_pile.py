@@ -130,3 +130,39 @@ def test_RULES_2_a_slip_in_review_for_its_score_holds_back_no_other_table(dec):
     unsure = record(1, 13, 26, "H4", "MODEL", doubts={("score", 0): ("3", 0.5), ("table", 1): ("4", 0.03)})
     first, second = decode_round(dec, [clear, unsure])
     assert first.decided and not second.decided
+
+
+def _with_table_boxes(slip: dict, *boxes: dict) -> dict:
+    slip["fields"]["masa"] = {"text": "", "chars": list(boxes), "jokers": []}
+    return slip
+
+
+def test_RULES_2_the_pile_never_seats_a_slip_where_its_ink_rules_the_table_out(ro):
+    """Seen on held-out hands in a room of 40: table 23's 2 read Y (Y 0.95, 2 0.02), table 13's 1
+    read 2 (2 0.59, 1 0.05). The pile swapped them: table 23's slip went to 13, though a 1 is no
+    class its first box may hold (review), and table 13's slip was decided for 23. A slip is never
+    decided at a table its ink rules out, so the pile never seats it there either: each is
+    decided at its own table."""
+    dec = decoder(ro, WORDS, "AEMODLR", round_no=1, tables=range(1, 41))
+    third = crafted_box({"3": 0.999})
+    thirteen_read_23 = _with_table_boxes(record(1, 13, 26, "H4", "MODEL"),
+                                         crafted_box({"2": 0.59, "9": 0.09, "1": 0.05, "7": 0.03}), third)
+    twenty_three_read_y3 = _with_table_boxes(record(1, 23, 20, "H8", "MODEL"),
+                                             crafted_box({"Y": 0.95, "2": 0.02, "X": 0.01, "V": 0.008, "L": 0.006}),
+                                             third)
+    everyone_else = [record(1, t, 26, "H4", "MODEL") for t in range(1, 41) if t not in (13, 23)]
+    thirteen, twenty_three, *others = decode_round(dec, [thirteen_read_23, twenty_three_read_y3, *everyone_else])
+    assert all(v.decided for v in others)
+    assert "not 1" in "".join(_veto_of(dec, twenty_three_read_y3, 13))  # its ink rules table 13 out
+    seatable = dec.seatable_tables(dec.decode(twenty_three_read_y3))
+    assert 23 in seatable and 13 not in seatable
+    assert twenty_three.decided and twenty_three.best.reading.table == 23
+    assert thirteen.best.reading.table == 13  # decided there or not, never at 23
+
+
+def _veto_of(dec, slip: dict, table: int) -> list[str]:
+    """What the slip's own ink says against `table` (the decoder's veto text, one per box)."""
+    from corrector.decoding.decoder import _field_veto, _number, _veto_text
+    ink = slip_ink(slip)
+    f = ink.fields["table"]
+    return [_veto_text(v) for v in _field_veto("table", f, _number(table, f), ink.classes, dec.p.ink)]
