@@ -490,8 +490,9 @@ class SlipDecoder:
         f = ink.fields["table"]
         if "table" in ink.qr or not f.boxes or float(self.p.ink.get("plausible_mass", 1.0)) >= 1.0:
             return dict(post.tables)
-        kept = {t: p for t, p in post.tables.items()
-                if t is None or p < edge or not _field_veto("table", f, _number(t, f), ink.classes, self.p.ink)}
+        allowed = _allowed(f, self.p.ink)  # once for the slip, not once for each table it may name
+        kept = {t: p for t, p in post.tables.items() if t is None or p < edge
+                or not _field_veto("table", f, _number(t, f), ink.classes, self.p.ink, allowed=allowed)}
         return kept or {None: 1.0}
 
     def _combine(self, post: "_Posterior") -> Verdict:
@@ -646,12 +647,14 @@ def _number(value: int | None, f: FieldInk) -> str:
 
 
 def _field_veto(name: str, f: FieldInk, text: str, classes: str, ink: Mapping[str, float],
-                share: float = 0.0) -> list[tuple[str, int, str, str]]:
+                share: float = 0.0, allowed: np.ndarray | None = None) -> list[tuple[str, int, str, str]]:
     """The boxes of one field where `text` needs what the ink rules out; none when some way of
-    laying `text` on the written boxes (leaving out only faint ones) fits the ink everywhere."""
+    laying `text` on the written boxes (leaving out only faint ones) fits the ink everywhere.
+    `allowed`: the field's `_allowed` with this `share`, when the caller asks of many texts."""
     if float(ink.get("plausible_mass", 1.0)) >= 1.0:
         return []
-    allowed = _allowed(f, ink, share) if f.boxes else np.zeros((0, len(classes)), bool)
+    if allowed is None:
+        allowed = _allowed(f, ink, share) if f.boxes else np.zeros((0, len(classes)), bool)
     blank = f.blank if f.blank is not None else np.zeros(f.boxes)
     best: list[tuple[str, int, str, str]] | None = None
     for rows, _ in alignments(f, len(text)) if f.boxes else [([], 0.0)]:
