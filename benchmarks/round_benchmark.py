@@ -25,6 +25,13 @@ slip: table, round, status, credited points, warning or penalty. "Why flagged" c
 to review by what their doubt names: the fields where the likeliest reading and its runner-up
 differ, a field whose ink rules out the reading, a table unreadable or claimed twice.
 
+Each seated player writes all of their slips in one face of the split (`--hand table`, the
+default; `--hand slip` draws a face for each slip, as the runs before 2026-11-30 did), and the
+decoder reads each slip in its player's hand, learnt from the game's earlier rounds
+(`corrector/decoding/hands.py`): a decided slip teaches what was decided, a flagged slip what the
+arbiter files when clearing it, the slip as written at the player's table. `--forget-hands` decodes
+without them.
+
 `--fonts validation` writes with the validation faces (never trained nor calibrated on): decoders
 and readers are compared there, so that the held-out figures stay a measurement."""
 from __future__ import annotations
@@ -45,7 +52,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from corrector.decoding import Priors, Reading, RoundKnowledge, SlipDecoder, decode_round, load_priors  # noqa: E402
+from corrector.decoding import Hands, Priors, Reading, RoundKnowledge, SlipDecoder, decode_round, load_priors  # noqa: E402
 from corrector.decoding.confusion import fit_by_confidence, load_confusion, save_confusion  # noqa: E402
 from corrector.decoding.markscores import fit as fit_marks, load_mark_scores, save_mark_scores  # noqa: E402
 from corrector.decoding.evidence import CLASSES, box_distribution  # noqa: E402
@@ -61,6 +68,7 @@ from scanner.printing import Prefill  # noqa: E402
 from scanner.reader import make_reader  # noqa: E402
 from scanner.source import Page  # noqa: E402
 from scanner.synth import fonts  # noqa: E402
+from scanner.synth.glyphs import font_covers  # noqa: E402
 from scanner.synth.slip import PageStyle, SlipStyle, render_page, render_slip  # noqa: E402
 from scanner.template import load_template  # noqa: E402
 from scanner.train import mnist  # noqa: E402
@@ -88,6 +96,7 @@ class Written:
     jokers: tuple[int, ...]
     score: int | None
     mistake: str | None
+    seat: int = 0  # the table the player sits at, written or not
     prefilled: bool = False  # table and round printed on the slip and in its QR code, not handwritten
 
     def values(self) -> dict[str, str]:
@@ -136,7 +145,7 @@ def write(table: int, round_no: int, plays: list[Play], previous: list[Play], le
     """A player's slip with `mistake` made when the move allows it (else written cleanly)."""
     play = _pick(plays, rng)
     pos, word, jokers, score = _as_written(play)
-    w = Written(table, round_no, pos, word, jokers, score, mistake)
+    w = Written(table, round_no, pos, word, jokers, score, mistake, seat=table)
     if mistake == "wrong_score":
         w.score = max(0, score + rng.choice((-10, -3, -2, -1, 1, 2, 3, 9, 10)))
     elif mistake == "not_a_word":
@@ -222,14 +231,28 @@ def _truth_of(record: dict[str, Any], batch: list[Written], shape) -> Written | 
     return batch[k] if k < len(batch) else None
 
 
+def seat_faces(font_paths, players: int, seed: int) -> dict[int, Path]:
+    """The face each seated player writes every slip in (`--hand table`): a player keeps one hand
+    the whole tournament, the same face written again with a new pen and new strokes each slip."""
+    usable = [Path(f) for f in font_paths if font_covers(str(f), "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")]
+    if not usable:
+        raise SystemExit("no installed face covers A-Z 0-9: run ./install.sh and python -m scanner.synth.fontsource")
+    rng = random.Random(seed * 7919 + 1)
+    return {seat: rng.choice(usable) for seat in range(1, players + 1)}
+
+
 def scan_round(written: list[Written], reader, template, style: SlipStyle, rng: np.random.Generator,
-               per_page: int, tally: Tally, label: str) -> tuple[list[dict[str, Any]], list[Written]]:
-    """Render the round's slips on pages and scan them: the reading records and their truths."""
+               per_page: int, tally: Tally, label: str,
+               faces: dict[int, Path] | None = None) -> tuple[list[dict[str, Any]], list[Written]]:
+    """Render the round's slips on pages and scan them: the reading records and their truths. The
+    slip of seat k (its place in `written`) is written in `faces[k]` when given, else in a face
+    drawn for the slip."""
     records, truths = [], []
     for start in range(0, len(written), per_page):
         batch = written[start:start + per_page]
-        images = [render_slip(template, w.values(), rng, style, jokers={"depunere": list(w.jokers)},
-                              prefill=w.prefill()) for w in batch]
+        images = [render_slip(template, w.values(), rng,
+                              replace(style, fonts=[faces[start + k + 1]]) if faces else style,
+                              jokers={"depunere": list(w.jokers)}, prefill=w.prefill()) for k, w in enumerate(batch)]
         page = render_page(images, rng, PageStyle(quarter_turns=(0, 0, 0, 2)))
         t0 = time.perf_counter()
         readings = scan_page(Page(Path(f"{label}-p{start // per_page}"), 1, page), reader, "cnn", (template,))
@@ -247,8 +270,8 @@ def scan_round(written: list[Written], reader, template, style: SlipStyle, rng: 
 
 
 def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: list[Written], tally: Tally,
-                label: str) -> None:
-    """Decode the pile and compare each ruling with the ruling on the true slip."""
+                label: str) -> list:
+    """Decode the pile and compare each ruling with the ruling on the true slip: the verdicts."""
     t0 = time.perf_counter()
     verdicts = decode_round(decoder, records)
     tally.decode_seconds += time.perf_counter() - t0
@@ -273,6 +296,18 @@ def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: lis
             cause[1] += truth.mistake is None
             tally.doubts.append(f"{label} slip {n}: {truth.mistake or 'clean'} written {truth.position} {truth.word} "
                                 f"{truth.jokers} {truth.score} t{truth.table}: {v.doubt}")
+    return verdicts
+
+
+def settle(hands: Hands, records: list[dict[str, Any]], truths: list[Written], verdicts: list) -> None:
+    """What the round's settled slips teach the players' hands: a decided slip as decided (at the
+    table it was filed at), a slip in review as the arbiter clears it (the truth, at its seat)."""
+    for record, truth, v in zip(records, truths, verdicts):
+        if v.decided:
+            got = v.best.reading
+            hands.learn(got.table, record, got.position, got.word)
+        else:
+            hands.learn(truth.seat or truth.table, record, truth.position, truth.word)
 
 
 def flag_cause(v) -> str:
@@ -338,16 +373,20 @@ def simulate(args, reader, template, font_paths, priors: Priors) -> Tally:
     rng = random.Random(args.seed)
     nrng = np.random.default_rng(args.seed)
     style = slip_style(args, font_paths) if not args.replay else None
+    faces = seat_faces(font_paths, args.players, args.seed) if style is not None and args.hand == "table" else None
     tally = Tally()
     piles = []
     previous: list[Play] = []
+    hands = Hands()
     for label, ctx, number in rounds(args, pack, lexicon):
         if tally.slips + tally.unmatched >= args.slips:
             break
         t0 = time.perf_counter()  # the round's move list is part of the decoding time
         plays = generate_moves(ctx.board, list(ctx.group.drawn), pack, lexicon)
+        if number == 1 or args.forget_hands:
+            hands = Hands()  # a new game: its players' hands are learnt from its own rounds
         decoder = SlipDecoder(RoundKnowledge.build(ctx, number, range(1, args.players + 1), plays), priors,
-                              args.confusion, args.mark_scores)
+                              args.confusion, args.mark_scores, hands)
         tally.decode_seconds += time.perf_counter() - t0
         if not plays:
             continue
@@ -362,9 +401,9 @@ def simulate(args, reader, template, font_paths, priors: Priors) -> Tally:
         if args.replay:
             records, written = args.replay_piles[len(piles)]
         else:
-            records, written = scan_round(written, reader, template, style, nrng, args.per_page, tally, label)
+            records, written = scan_round(written, reader, template, style, nrng, args.per_page, tally, label, faces)
         piles.append((records, written))
-        judge_round(decoder, records, written, tally, label)
+        settle(hands, records, written, judge_round(decoder, records, written, tally, label))
         previous = plays
     if args.dump:
         with open(args.dump, "wb") as out:
@@ -436,8 +475,8 @@ def decided_at(scores: list, thresholds: tuple[float, float]) -> int:
 # The ink's plausible mass is searched only where the ink rule is at least as strict as 0.99: a
 # looser rule decides a calibration slip more and lets a legal move outvote a box that says otherwise.
 # `ink.plausible_mass` is set by hand (0.99): the pile's seating leaves out the tables the ink rules out
-PRIOR_GRID = (("free", (0.0003, 0.001, 0.003, 0.01)), ("score.wrong", (0.01, 0.03, 0.08)))
-RUN = ("seed", "players", "qr", "mix", "fonts", "digits")  # what a --dump keeps for its --replay
+PRIOR_GRID = (("free", (0.0003, 0.001, 0.003, 0.01)), ("score.wrong", (0.01, 0.03, 0.08, 0.15, 0.3)))
+RUN = ("seed", "players", "qr", "mix", "fonts", "digits", "hand")  # what a --dump keeps for its --replay
 _SEARCH: dict[str, Any] = {}  # the run a search's forked workers replay (set before they fork)
 
 
@@ -495,7 +534,9 @@ def report(tally: Tally, args, priors: Priors) -> None:
     pct = lambda a, b: f"{100.0 * a / b:.2f} %" if b else "n/a"  # noqa: E731
     digits = f"MNIST {mnist.part_for(args.fonts)} part" if args.digits == "mnist" else "fonts"
     print(f"fonts {args.fonts}, digits {digits}, {args.players} seated players, "
-          f"{'pre-filled slips (QR)' if args.qr else 'plain slips'}, mix {args.mix}, seed {args.seed}, "
+          f"{'pre-filled slips (QR)' if args.qr else 'plain slips'}, "
+          f"{'one face a player' if args.hand == 'table' else 'a face a slip'}, "
+          f"{'hands forgotten' if args.forget_hands else 'hands learnt'}, mix {args.mix}, seed {args.seed}, "
           f"thresholds {priors.threshold:.6f} / {priors.threshold_overrule:.6f} (overruling the ink's best reading), "
           f"ink plausible mass {priors.ink.get('plausible_mass', 1.0)}, floor {priors.ink.get('floor', 0.0)}")
     print(f"slips scanned and matched   {tally.slips} ({tally.unmatched} not located on their page)")
@@ -536,6 +577,7 @@ def load_replay(args, path: Path) -> dict[str, Any]:
         raise ValueError(f"{path}: not the readings of a --dump run") from e
     args.replay, args.replay_piles = path, piles
     args.slips = sum(len(r) for r, _ in piles) + unmatched
+    args.hand = "slip"  # dumps kept before --hand drew a face for each slip
     for key, value in kept.get("run", {}).items():
         setattr(args, key, value)
     return kept
@@ -574,6 +616,12 @@ def main() -> int:
     ap.add_argument("--digits", default="mnist", choices=["mnist", "fonts"],
                     help="mnist: every digit a real handwritten one (held-out hands: the test part; "
                          "calibration hands: the calibration part); fonts: digits in the handwriting fonts")
+    ap.add_argument("--hand", default="table", choices=["table", "slip"],
+                    help="table: each seated player writes all of their slips in one face of the split, as a "
+                         "player keeps one hand; slip: a face drawn for each slip")
+    ap.add_argument("--forget-hands", action="store_true",
+                    help="decode each round without the players' hands learnt from their settled slips of the "
+                         "game's earlier rounds (corrector/decoding/hands.py)")
     ap.add_argument("--qr", action="store_true", help="pre-filled slips: table and round printed and in the QR code")
     ap.add_argument("--model", type=Path, help="read with this reader (.onnx with its .json) instead of the shipped one")
     ap.add_argument("--priors", type=Path, help="decode with this priors file instead of corrector/decoding/priors.json")
@@ -622,7 +670,7 @@ def main() -> int:
                  "(--fonts calibration, --digits mnist) and stores into corrector/decoding")
     args.confusion = load_confusion(args.confusion) if args.confusion else True
     args.mark_scores = load_mark_scores(args.marks) if args.marks else True
-    hands = fonts.writers(args.fonts)  # the split's Debian fonts and its fetched @fontsource faces
+    writers = fonts.writers(args.fonts)  # the split's Debian fonts and its fetched @fontsource faces
     if args.model and not args.model.is_file():
         ap.error(f"--model {args.model}: no such file")
     if args.model and args.calibrate:
@@ -633,7 +681,7 @@ def main() -> int:
     if args.calibrate:
         if not args.replay:  # scan once, keep the readings, fit the reader's confusions on them
             args.dump = args.dump or Path(tempfile.mkstemp(suffix=".pkl")[1])
-            simulate(args, reader, template, hands.paths, priors)
+            simulate(args, reader, template, writers.paths, priors)
             with open(args.dump, "rb") as f:
                 kept = pickle.load(f)
             args.replay, args.replay_piles, args.dump = args.dump, kept["piles"], None
@@ -651,7 +699,7 @@ def main() -> int:
               f"(chance of a mark drawn by score bin: {args.mark_scores.chance}); stored in corrector/decoding/marks.json")
         print("priors fitted on the calibration slips (stored in corrector/decoding/priors.json):")
         priors = fit_priors(args, priors, args.passes)
-    tally = simulate(args, reader, template, hands.paths,
+    tally = simulate(args, reader, template, writers.paths,
                      replace(priors, threshold=1.0, threshold_overrule=1.0) if args.calibrate else priors)
     if args.replay:
         tally.unmatched, tally.scan_seconds = kept["unmatched"], kept["scan_seconds"]

@@ -6,6 +6,7 @@ counts.
 
     python benchmarks/round_grid.py --seeds 3505 3506 --out grid/            # scan and decode, two runs at a time
     python benchmarks/round_grid.py --seeds 3505 3506 --out grid/ --replay   # decode the kept readings again
+    python benchmarks/round_grid.py --seeds 3505 3506 --out grid/ --replay --forget-hands   # without the players' hands
 
 Each run is `round_benchmark.py` in its own process (one per core), its readings kept in `--out`
 (`<room><blank|qr>-<seed>.pkl`) with its printout (`.txt`): `--replay` decodes those readings again
@@ -75,17 +76,20 @@ def parse(run: Run, text: str) -> Result:
 
 def command(run: Run, args) -> list[str]:
     dump = args.out / f"{run.name}.pkl"
+    forget = ["--forget-hands"] if args.forget_hands else []
     if args.replay:
-        return [sys.executable, str(BENCHMARK), "--replay", str(dump)]
+        return [sys.executable, str(BENCHMARK), "--replay", str(dump)] + forget
     return [sys.executable, str(BENCHMARK), "--slips", str(args.slips), "--players", str(run.room),
-            "--seed", str(run.seed), "--fonts", args.fonts, "--dump", str(dump)] + (["--qr"] if run.qr else [])
+            "--seed", str(run.seed), "--fonts", args.fonts, "--hand", args.hand,
+            "--dump", str(dump)] + (["--qr"] if run.qr else []) + forget
 
 
 def execute(run: Run, args) -> Result:
     """Run one cell of the grid, keeping its printout beside its readings."""
     done = subprocess.run(command(run, args), capture_output=True, text=True)
     text = done.stdout + (f"\n{done.stderr}" if done.returncode else "")
-    (args.out / f"{run.name}{'-replay' if args.replay else ''}.txt").write_text(text)
+    suffix = ("-replay" if args.replay else "") + ("-hands-forgotten" if args.forget_hands else "")
+    (args.out / f"{run.name}{suffix}.txt").write_text(text)
     return parse(run, text)
 
 
@@ -142,6 +146,10 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2, help="runs at a time (one per core)")
     ap.add_argument("--out", type=Path, required=True, help="folder for each run's readings and printout")
     ap.add_argument("--replay", action="store_true", help="decode the readings kept in --out again, without scanning")
+    ap.add_argument("--hand", default="table", choices=["table", "slip"],
+                    help="table: each seated player writes all of their slips in one face; slip: a face a slip")
+    ap.add_argument("--forget-hands", action="store_true",
+                    help="decode without the players' hands learnt from their settled slips of earlier rounds")
     args = ap.parse_args()
     try:
         args.out.mkdir(parents=True, exist_ok=True)
@@ -155,7 +163,8 @@ def main() -> int:
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda run: execute(run, args), runs))
     print(f"round benchmark grid: {args.fonts} hands, real handwritten digits, {args.slips} slips a run"
-          f"{', readings replayed' if args.replay else ''}")
+          f"{', readings replayed' if args.replay else ''}"
+          f"{', players’ hands forgotten' if args.forget_hands else ', players’ hands learnt'}")
     print("\n".join(table(results)))
     print()
     print("\n".join(mistakes(results)))

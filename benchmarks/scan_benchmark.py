@@ -31,6 +31,7 @@ import argparse
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,6 +84,7 @@ class Tally:
     phantoms: int = 0  # boxes left empty but read as written
     forms: dict = field(default_factory=lambda: {ch: [0, 0] for ch in FORM_NAMES})  # char -> [right, total]
     wrong_examples: list = field(default_factory=list)
+    confusions: Counter = field(default_factory=Counter)  # (written, read) -> boxes, fields read at their length
 
 
 def score_slip(tally: Tally, truth: dict, jokers: dict, marks: dict, reading, real: bool, forms: dict) -> None:
@@ -108,6 +110,7 @@ def score_slip(tally: Tally, truth: dict, jokers: dict, marks: dict, reading, re
             tally.real_digits_right += sum(a == b for a, b in zip(text, f.text))
         tally.phantoms += max(0, len(f.chars) - len(text))
         if len(f.text) == len(text):
+            tally.confusions.update((a, b) for a, b in zip(text, f.text) if a != b)
             for i, ch in enumerate(text):
                 if forms.get((name, i)) == ch:
                     tally.forms[ch][1] += 1
@@ -424,6 +427,8 @@ def _report(tally: Tally, seconds: float, threshold: float, args) -> None:
         print(f"form {FORM_NAMES[ch]:<16}   right {right}/{total} ({pct(right, total)})")
     print(f"speed               {tally.slips / seconds:.1f} slips/s wall (scan only, one process); "
           f"{tally.slips / max(tally.cpu_seconds, 1e-9):.1f} slips per CPU-second")
+    common = ", ".join(f"{a}→{b} {n}" for (a, b), n in tally.confusions.most_common(12))
+    print(f"commonest misreads  {common or 'none'} (written→read, boxes)")
     for ex in tally.wrong_examples:
         print(f"  accepted but wrong: {ex}")
 

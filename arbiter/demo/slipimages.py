@@ -1,13 +1,14 @@
 """Scanned pages of a simulated round: the slips of `arbiter.demo.simulation` drawn by the scanner's
 synthetic renderer (issue 5: held-out handwriting fonts, joker circles/dots/ticks, several slips a
-page, some upside down or tilted, scanner blur and noise), and the way back from a scanned slip to
-the truth it was drawn from, so the demo can say honestly what the scanner read right.
+page, some upside down or tilted, scanner blur and noise; each player in one face the whole game),
+and the way back from a scanned slip to the truth it was drawn from, so the demo can say honestly
+what the scanner read right.
 
 A slip is found again by where it lies on the page: `render_page` puts slip k in cell k of a
 two-column grid, and the scanner reports each slip's outline in page pixels."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +64,7 @@ def render_round(slips: tuple[SlipTruth, ...], folder: Path, round_no: int, seed
     pages = []
     for start in range(0, len(slips), per_page):
         batch = slips[start:start + per_page]
-        images = [render_slip(template, slip_values(t), rng, style,
+        images = [render_slip(template, slip_values(t), rng, replace(style, fonts=[player_face(style.fonts, seed, t.table)]),
                               jokers={FIELD_OF["word"]: list(t.jokers)}) for t in batch]
         # mostly upright, one in four upside down (a pile is never all one way up)
         page = render_page(images, rng, PageStyle(quarter_turns=(0, 0, 0, 2)))
@@ -71,6 +72,15 @@ def render_round(slips: tuple[SlipTruth, ...], folder: Path, round_no: int, seed
         cv2.imwrite(str(path), page)
         pages.append(RenderedPage(path, tuple(batch), (page.shape[1], page.shape[0])))
     return pages
+
+
+def player_face(faces: list[Path], seed: int, table: int) -> Path:
+    """The face the player at `table` writes every slip of the game in: a player keeps one hand,
+    written again with a new pen and new strokes on each slip."""
+    from scanner.synth.glyphs import font_covers
+
+    usable = [f for f in faces if font_covers(str(f), "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")] or list(faces)
+    return usable[int(np.random.default_rng([seed, table, 7919]).integers(len(usable)))]
 
 
 def truth_of(raw: dict[str, Any], pages: dict[str, RenderedPage]) -> SlipTruth | None:

@@ -3,7 +3,8 @@
 word list and the seating, and weighs every legal move, the RULES.md §3 near-misses and the free
 readings against the reader's per-box probabilities. A decided slip is filed as sure, with the
 reading that gives the most likely ruling; any other goes to review with the reason and the
-competing readings (`review_item.candidates`).
+competing readings (`review_item.candidates`). Each slip is read in its player's hand, as the
+game's settled slips of earlier rounds show it (`arbiter.slips.hands`).
 
 Only classic duplicate games are decoded: in the other variants a player may take letters from
 the stock or write two moves, which the round's move list does not cover; their slips are filed
@@ -25,6 +26,7 @@ from ..store.games import board_before, get_game, get_round, lexicon_of, players
 from ..store.models import Slip
 from ..store.store import Store
 from ..words.reasons import ASKED
+from .hands import settled_hands
 from .readings import SlipReading
 
 DECODED_VARIANTS = ("classic",)
@@ -44,7 +46,7 @@ def round_decoder(store: Store, game_id: int, number: int) -> SlipDecoder | None
         ctx = RoundContext(pack, board, group, lexicon_of(game, pack), youth=game.category == "youth")
         tables = [p.table_no for p in players(s, game)]
         number = rnd.number
-    return SlipDecoder(RoundKnowledge.build(ctx, number, tables))
+    return SlipDecoder(RoundKnowledge.build(ctx, number, tables), hands=settled_hands(store, game_id, number))
 
 
 def _values(best: Reading) -> dict[str, Any]:

@@ -5,8 +5,9 @@ scanner."""
 from .decoder import Candidate, Outcome, Reading, SlipDecoder, Verdict
 from .pile import decode_round
 from .evidence import SlipInk, slip_ink
+from .hands import Hands
 from .knowledge import LegalMove, RoundKnowledge
 from .priors import Priors, load_priors
 
-__all__ = ["Candidate", "LegalMove", "Outcome", "Priors", "Reading", "RoundKnowledge", "SlipDecoder", "SlipInk",
+__all__ = ["Candidate", "Hands", "LegalMove", "Outcome", "Priors", "Reading", "RoundKnowledge", "SlipDecoder", "SlipInk",
            "Verdict", "decode_round", "load_priors", "slip_ink"]

@@ -28,6 +28,7 @@ from corrector.judging.slip import Slip, WrittenMove
 from .confusion import ReaderConfusion, load_confusion
 from .markscores import MarkScores, load_mark_scores
 from .evidence import FieldInk, SlipInk, plausible, slip_ink
+from .hands import SURE_TABLE, Hands
 from .knowledge import RoundKnowledge
 from .nearmiss import NearMiss, SignMisread, one_sign_from, two_letters_from
 from .likelihood import (LETTERS, ROWS, alignments, kbest, number_kbest, number_loglik, number_text,
@@ -192,10 +193,13 @@ class SlipDecoder:
     """Decodes the slips of one round; holds the per-round work (legal moves, their priors)."""
 
     def __init__(self, knowledge: RoundKnowledge, priors: Priors | None = None,
-                 confusion: ReaderConfusion | None | bool = True, mark_scores: MarkScores | None | bool = True):
+                 confusion: ReaderConfusion | None | bool = True, mark_scores: MarkScores | None | bool = True,
+                 hands: Hands | None = None):
         """`confusion`: the reader's calibrated confusions (True: `confusion.json` when present);
-        `mark_scores`: the mark detector's calibrated scores (True: `marks.json` when present)."""
+        `mark_scores`: the mark detector's calibrated scores (True: `marks.json` when present);
+        `hands`: the players' hands, learnt from their settled slips of earlier rounds (`hands.py`)."""
         self.k = knowledge
+        self.hands = hands
         self.p = priors or load_priors()
         self.confusion = load_confusion() if confusion is True else confusion or None
         self.mark_scores = load_mark_scores() if mark_scores is True else mark_scores or None
@@ -425,6 +429,7 @@ class SlipDecoder:
         ink = record if isinstance(record, SlipInk) else slip_ink(record, p.mark["decided"], p.mark["undecided"],
                                                                   self.confusion, p.mark.get("doubt", 0.0),
                                                                   self.mark_scores)
+        ink = self._in_hand(ink)
         legal, free = self._move_parts(ink)
         right = p.log("score", "right")
         bound = dict(legal)
@@ -455,6 +460,14 @@ class SlipDecoder:
         own = self._free_parts(ink.as_reader_reads())  # without the confusions' pull
         return self._combine(_Posterior(ink, tables, rounds, by_written, self._ink_alone(ink, free, table_written),
                                         self._ink_alone(ink, own, table_written)))
+
+    def _in_hand(self, ink: SlipInk) -> SlipInk:
+        """The slip read in its player's hand (`hands.Hands.apply`) when its table is sure (the
+        QR's, or its ink's at `hands.SURE_TABLE`); as read otherwise."""
+        if not self.hands or not self.hands.by_table:
+            return ink
+        table, share = max(_normalise(self._tables(ink)).items(), key=lambda kv: kv[1])
+        return self.hands.apply(ink, table) if table is not None and share >= SURE_TABLE else ink
 
     def _ink_alone(self, ink: SlipInk, free: dict[MovePart, float], table_written: bool) -> tuple[str, Outcome] | None:
         """The ruling on the ink's own best reading of every field (no prior): the decoder may
@@ -513,7 +526,8 @@ class SlipDecoder:
         best = combos[0]
         rest = sorted(combos[1:8], key=lambda c: (-abs(c.outcome.credited - best.outcome.credited), -c.probability))
         cands = tuple([best] + [_with_boxes(c, best, ink) for c in rest])
-        agrees = _gives(ink_alone, best)
+        # a ruling that needs a letter only the player's hand lends (`hands.py`) overrules the ink
+        agrees = _gives(ink_alone, best) and not self._borrowed(ink, best.reading)
         sure = best.probability >= (self.p.threshold if agrees else self.p.threshold_overrule)
         ink = _as_read(ink, best.reading)
         # a ruling the reader's own reading does not give, borrowed from what its confusions make
@@ -556,6 +570,14 @@ class SlipDecoder:
                 doubt += f"; the ink alone reads {ink_alone[1]}"
         return Verdict(not doubt, best, cands, doubt, agrees=agrees,
                        ruled_out=tuple((f, i) for f, i, _, _ in veto), held=held)
+
+    def _borrowed(self, ink: SlipInk, r: Reading) -> bool:
+        """Whether reading `r` needs a class of some box that the reader's own distribution rules
+        out and the player's hand lends (`FieldInk.lent`)."""
+        if all(f.lent is None for f in ink.fields.values()):
+            return False
+        own = replace(ink, fields={name: replace(f, lent=None) for name, f in ink.fields.items()})
+        return bool(self._ruled_out(_as_read(own, r), r))
 
     def _near_miss(self, best: Candidate) -> NearMiss | None:
         """The legal move a zero ruling's reading is two misread letters from (`nearmiss`): the
@@ -678,9 +700,11 @@ def _field_veto(name: str, f: FieldInk, text: str, classes: str, ink: Mapping[st
 
 def _allowed(f: FieldInk, ink: Mapping[str, float], share: float = 0.0) -> np.ndarray:
     """`[i, k]`: whether the reader's own distribution lets box i of `f` hold class k (priors.json
-    `ink`: the best classes covering `plausible_mass`, any at `floor` or above)."""
+    `ink`: the best classes covering `plausible_mass`, any at `floor` or above), or the player's
+    hand lends it (`FieldInk.lent`)."""
     mass, floor = float(ink.get("plausible_mass", 1.0)), float(ink.get("floor", 0.0))
-    return plausible(f.ink_logp, mass, floor, share)
+    allowed = plausible(f.ink_logp, mass, floor, share)
+    return allowed if f.lent is None else allowed | f.lent
 
 
 def _plausible_text(allowed: np.ndarray, logp: np.ndarray, classes: str) -> str:

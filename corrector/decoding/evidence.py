@@ -62,6 +62,9 @@ class FieldInk:
     # each box's best class the field can hold: its own mass against its mass with the look-alikes
     # folded in (1 where the reader named a class the box can hold; a J read 5 is an S only by the fold)
     own_share: np.ndarray | None = None
+    # `[i, k]`: classes the player's hand lends box i although the reader's own distribution rules
+    # them out (`hands.py`): the ink rule lets the box hold them, the ink's own reading stays the reader's
+    lent: np.ndarray | None = None
 
     @property
     def ink_logp(self) -> np.ndarray:

@@ -42,6 +42,12 @@ def test_grid_scans_each_room_and_kind_then_replays_the_same_readings(tmp_path):
     assert again.returncode == 0, again.stdout + again.stderr
     assert "readings replayed" in again.stdout
     assert rows(again.stdout) == scanned  # the same readings, the same decoder: the same figures
+    assert "one face a player, hands learnt" in (tmp_path / "16blank-9.txt").read_text()
+
+    forgotten = grid(*common, "--replay", "--forget-hands")
+    assert forgotten.returncode == 0, forgotten.stdout + forgotten.stderr
+    assert "players’ hands forgotten" in forgotten.stdout and len(rows(forgotten.stdout)) == 2
+    assert "one face a player, hands forgotten" in (tmp_path / "16blank-9-replay-hands-forgotten.txt").read_text()
 
 
 def test_replay_without_kept_readings_names_the_missing_runs(tmp_path):
@@ -57,3 +63,24 @@ def test_an_out_that_is_a_file_is_refused_in_one_line(tmp_path):
     assert done.returncode == 2
     assert done.stderr.strip().splitlines()[-1].endswith(f"--out {taken}: cannot be a folder for the runs (File exists)")
     assert taken.read_text() == "not a folder"
+
+
+def test_each_seated_player_keeps_one_face_the_whole_run():
+    import importlib.util
+
+    from scanner.synth import fonts
+    from scanner.synth.glyphs import font_covers
+
+    spec = importlib.util.spec_from_file_location("round_benchmark_faces", ROOT / "benchmarks" / "round_benchmark.py")
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench
+    try:
+        spec.loader.exec_module(bench)
+        paths = fonts.writers("calibration").paths
+        faces = bench.seat_faces(paths, 40, 9)
+        assert sorted(faces) == list(range(1, 41)) and faces == bench.seat_faces(paths, 40, 9)
+        assert len(set(faces.values())) > 1 and all(font_covers(str(f), "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+                                                    for f in faces.values())
+        assert faces != bench.seat_faces(paths, 40, 10)
+    finally:
+        del sys.modules[spec.name]

@@ -1,0 +1,157 @@
+"""Each player's hand, learnt from the player's own slips of earlier rounds once they were settled
+(decided, or cleared by an arbiter): how the reader reads that player's letters.
+
+A player keeps one hand the whole game. The reader, taught on other hands, may read one player's
+R as K on every slip, sure of it; the ink then rules the player's legal move out round after
+round, and an arbiter clears the same doubt each time. Once that player's settled slips have
+shown the reader's K to be an R at least `MIN_SEEN` times, a K in that player's letters may be an
+R, in the share those slips give it (at most half: the ink keeps its own reading). Nothing else changes: a letter whose reading no settled slip
+of the player has contradicted keeps the reader's own distribution, and the ink of another player
+never lends this one a confusion. Only letters are learnt (the word and the position's row): a
+score one digit off is the commonest mistake on a slip, and a hand learnt on a few digits must
+not lend a wrong score the move's own."""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from .evidence import CLASSES, FIELDS, HOLDS, FieldInk, SlipInk, box_distribution, fold_lookalikes
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+LEARNT_FIELDS = ("word", "position")
+# How many of a player's settled boxes must have shown the reader's r to be a c before an r of
+# that player may be a c: one could be an arbiter's slip of the hand, or a slip decided wrong.
+MIN_SEEN = 2
+# The reader's own reading of a player's letter keeps this weight against what the settled boxes
+# say (the boxes read r count each as one, the reader's r as ALPHA more), and never less than
+# KEEP of it: the hand lends a letter the ink ruled out, it does not take the ink's own away. Seen
+# on the validation hands: a player whose two settled L had read G, and no G yet, had a G read L
+# at 2 to 1 (ALPHA 1, no KEEP), and 9G NETE was decided as the legal 9L NETE.
+ALPHA = 2.0
+KEEP = 0.5
+# A slip is read in its player's hand only when its table is this sure (the QR's, or its ink's):
+# a slip read at another player's table must not borrow that player's confusions.
+SURE_TABLE = 0.99
+# A class the hand moves this much of a box's mass to is one the box may hold (the ink rule's floor).
+LENT = 0.01
+
+
+@dataclass
+class Hand:
+    """One player's settled letters: `seen[r][c]` boxes the reader read r whose letter was c."""
+
+    seen: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+
+    def add(self, read: str, written: str) -> None:
+        self.seen[read][written] += 1
+
+    def confusions(self) -> dict[str, dict[str, float]]:
+        """`{r: {c: share}}`: for each letter r the reader has read for another letter of this
+        player at least MIN_SEEN times, the share of the player's r that each such c takes."""
+        out: dict[str, dict[str, float]] = {}
+        for read, written in self.seen.items():
+            total = sum(written.values()) + ALPHA
+            shares = {c: n / total for c, n in written.items() if c != read and n >= MIN_SEEN}
+            lent = sum(shares.values())
+            if lent > 1 - KEEP:
+                shares = {c: share * (1 - KEEP) / lent for c, share in shares.items()}
+            if shares:
+                out[read] = shares
+        return out
+
+    def matrix(self, classes: str) -> np.ndarray | None:
+        """`H[r, c]`: the chance a box of this player read r holds c (the identity but for the
+        letters of `confusions`); None while the hand lends no letter another."""
+        learnt = self.confusions()
+        if not learnt:
+            return None
+        h = np.eye(len(classes))
+        for read, shares in learnt.items():
+            r = classes.find(read)
+            if r < 0:
+                continue
+            for written, share in shares.items():
+                c = classes.find(written)
+                if c >= 0:
+                    h[r, c] += share
+                    h[r, r] -= share
+        return h
+
+
+@dataclass
+class Hands:
+    """Every player's hand, by table (a table seats one player the whole game)."""
+
+    by_table: dict[int, Hand] = field(default_factory=dict)
+
+    def learn(self, table: int | None, record: Mapping[str, Any], position: str | None, word: str | None) -> int:
+        """Add the letters of a settled slip (`position` and `word` as filed) to its table's hand,
+        box by box where the field was read with as many boxes as it holds letters: the number of
+        boxes learnt."""
+        if table is None:
+            return 0
+        hand = self.by_table.setdefault(table, Hand())
+        learnt = 0
+        for name, text in (("position", position), ("word", word)):
+            read = best_classes(record, name)
+            if not text or len(read) != len(text):
+                continue
+            for r, written in zip(read, text.upper()):
+                if written in LETTERS and r in LETTERS:
+                    hand.add(r, written)
+                    learnt += 1
+        return learnt
+
+    def lent(self, table: int | None) -> dict[str, dict[str, float]]:
+        """What the table's hand lends (`Hand.confusions`): nothing for a table not seen yet."""
+        hand = self.by_table.get(table) if table is not None else None
+        return hand.confusions() if hand else {}
+
+    def apply(self, ink: SlipInk, table: int | None) -> SlipInk:
+        """The slip's ink read in the hand of the player at `table`: every box of its word and
+        position mixed by the player's `Hand.matrix`, and the letters the hand lends lent to the
+        ink rule, so a K the player's settled slips showed to be an R is no longer ruled out as
+        one. The reader's own reading stays as it was: a ruling only the hand gives overrules the
+        ink and needs the decoder's overruling threshold. Unchanged when the hand lends nothing."""
+        hand = self.by_table.get(table) if table is not None else None
+        h = hand.matrix(ink.classes) if hand else None
+        if h is None:
+            return ink
+        fields = dict(ink.fields)
+        for name in LEARNT_FIELDS:
+            fields[name] = _in_hand(fields[name], h)
+        return replace(ink, fields=fields)
+
+
+def best_classes(record: Mapping[str, Any], name: str) -> str:
+    """The reader's best class of each written box of field `name` (`evidence.FIELDS`), as the
+    decoder reads the box (look-alikes folded into what the field can hold); "" for a field
+    without per-box readings."""
+    classes = str(record.get("classes") or CLASSES).upper()
+    given = {str(k).lower(): v for k, v in (record.get("fields") or {}).items()}
+    item = next((given[a] for a in FIELDS[name] if a in given), None)
+    chars = item.get("chars") if isinstance(item, Mapping) else None
+    if not chars:
+        return ""
+    return "".join(classes[int(np.argmax(fold_lookalikes(box_distribution(c, classes), classes, HOLDS[name])))]
+                   for c in chars)
+
+
+def _in_hand(f: FieldInk, h: np.ndarray) -> FieldInk:
+    """The field's boxes mixed by the hand `h`, and the classes it lends them (`FieldInk.lent`: at
+    least LENT of a box's mass moved there); the reader's own distribution is kept as it was, so
+    a ruling the hand alone gives overrules the ink's own reading (`Priors.threshold_overrule`)."""
+    if not f.boxes:
+        return f
+    mix = lambda logp: None if logp is None else np.log(np.maximum(np.exp(logp) @ h, 1e-12))  # noqa: E731
+    moved = h - np.diag(np.diag(h))
+    lent = np.exp(f.ink_logp) @ moved >= LENT
+    as_written_own = f.as_written_reader_logp if f.as_written_reader_logp is not None else f.as_written_logp
+    if as_written_own is not None:
+        lent |= np.exp(as_written_own) @ moved >= LENT
+    return replace(f, logp=mix(f.logp), reader_logp=f.ink_logp, as_written_logp=mix(f.as_written_logp),
+                   as_written_reader_logp=as_written_own, lent=lent if f.lent is None else lent | f.lent)

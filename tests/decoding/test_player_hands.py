@@ -1,0 +1,103 @@
+"""A player keeps one hand the whole game (corrector/decoding/hands.py): once the player's settled
+slips of earlier rounds have shown the reader's K to be the player's R, a K in that player's word
+may be an R, and the legal move is no longer ruled out by the ink. Another player's slip, a slip
+whose table is unsure, or a confusion seen once borrows nothing, and the hand lends no letter it
+has not seen: a one-letter invalid word stays in review.
+
+The round of test_ink_veto: NU stands down from H11; ARDEIIND at H5 through its N scores 74."""
+from __future__ import annotations
+
+import pytest
+
+from corrector.decoding import Hands, SlipDecoder, decode_round
+from corrector.decoding.hands import MIN_SEEN
+from tests.decoding.helpers import record
+from tests.decoding.test_ink_veto import WORDS, _ardeiiid
+
+# settled slips of table 7 in earlier rounds: each R of the player's read K
+SETTLED = [(record(2, 7, 10, "H8", "DAK"), "H8", "DAR"), (record(1, 7, 12, "8H", "KAD"), "8H", "RAD"),
+           (record(1, 7, 9, "H7", "EKA"), "H7", "ERA")]
+
+
+@pytest.fixture(scope="module")
+def dec(ro):
+    from tests.decoding.helpers import decoder
+    return decoder(ro, WORDS, "ARDEIID", placed=(("11H", "NU"),), round_no=3)
+
+
+def _in_hand(dec: SlipDecoder, hands: Hands) -> SlipDecoder:
+    return SlipDecoder(dec.k, dec.p, confusion=None, mark_scores=None, hands=hands)
+
+
+def _hands(settled=SETTLED, table: int = 7) -> Hands:
+    hands = Hands()
+    for rec, position, word in settled:
+        hands.learn(table, rec, position, word)
+    return hands
+
+
+def _r_as_k(table: int = 7, **kw) -> dict:
+    return record(3, table, 74, "H5", "AKDEIIND", **kw)  # the player's R, read K for sure
+
+
+def test_a_players_R_read_K_is_ruled_out_until_the_players_settled_slips_show_it(dec):
+    before = dec.decode(_r_as_k())
+    assert not before.decided and before.best.reading.word == "AKDEIIND"  # as read: not a word, 0 points
+    assert any(c.reading.word == "ARDEIIND" for c in before.candidates[1:])
+    hands = _hands()
+    assert hands.lent(7) == {"K": {"R": pytest.approx(0.5)}}  # three settled boxes read K, all R: half, the most lent
+    after = _in_hand(dec, hands).decode(_r_as_k())
+    assert after.decided and after.ruled_out == () and not after.agrees  # the hand alone gives it: an overruling
+    assert after.best.reading.word == "ARDEIIND" and after.best.outcome.status == "valid"
+    assert after.best.outcome.credited == 74
+
+
+def _as_before(v) -> bool:
+    return not v.decided and v.best.reading.word == "AKDEIIND"
+
+
+def test_another_players_slip_borrows_nothing(dec):
+    assert _as_before(_in_hand(dec, _hands()).decode(_r_as_k(table=8)))
+
+
+def test_a_confusion_seen_once_lends_nothing(dec):
+    hands = _hands(SETTLED[:MIN_SEEN - 1])
+    assert hands.lent(7) == {}
+    assert _as_before(_in_hand(dec, hands).decode(_r_as_k()))
+
+
+def test_a_slip_whose_table_is_unsure_is_read_as_it_is(dec):
+    assert _as_before(_in_hand(dec, _hands()).decode(_r_as_k(doubts={("table", 0): ("1", 0.3)})))  # 7 or 1?
+
+
+def test_RULES_3_the_hand_lends_no_letter_it_has_not_seen(dec):
+    """The player's K may be an R; the player's 7-like I is still no N: ARDEIIID stays in review."""
+    v = _in_hand(dec, _hands()).decode(_ardeiiid())
+    assert not v.decided and v.ruled_out == (("word", 6),)
+
+
+def test_a_clearly_written_K_of_a_player_whose_K_reads_K_stays_K(dec):
+    """Settled slips where the reader's K was a K (a joker K) teach the hand nothing to lend."""
+    settled = [(record(1, 7, 10, "H8", "DAK"), "H8", "DAK")] * 4 + SETTLED[:1]
+    hands = _hands(settled)
+    assert hands.lent(7) == {}
+    assert _as_before(_in_hand(dec, hands).decode(_r_as_k()))
+
+
+def test_the_pile_reads_each_slip_in_its_own_players_hand(dec):
+    hands = _hands()
+    seven, eight = decode_round(_in_hand(dec, hands), [_r_as_k(table=7), _r_as_k(table=8)])
+    assert seven.decided and seven.best.reading.table == 7
+    assert not eight.decided and eight.best.reading.table == 8
+
+
+def test_a_settled_field_read_with_another_number_of_boxes_teaches_nothing():
+    hands = Hands()
+    assert hands.learn(7, record(1, 7, 10, "H8", "DAKE"), "H8", "DAR") == 1  # the position's H only
+    assert hands.learn(None, record(1, 7, 10, "H8", "DAK"), "H8", "DAR") == 0
+    assert hands.learn(7, record(1, 7, 10, "H8", "DAK"), "H8", "DAR") == 4
+
+
+def test_a_game_without_settled_slips_decodes_as_without_hands(dec):
+    empty = _in_hand(dec, Hands()).decode(_r_as_k())
+    assert empty.probability == pytest.approx(dec.decode(_r_as_k()).probability) and _as_before(empty)

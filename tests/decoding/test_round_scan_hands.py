@@ -1,0 +1,105 @@
+"""`round scan` reads each slip in its player's hand (arbiter/slips/hands.py): table 2's player
+writes R so that the reader reads K. In round 1 the slip goes to review and the arbiter clears it;
+in round 2 the same player's K is read as R and the slip is decided, while table 3, whose player
+has no such settled slip, stays in review. A slip still in review teaches nothing. Real SQLite
+store, real CLI, reading records written by hand (no images)."""
+from __future__ import annotations
+
+from click.testing import CliRunner
+from sqlalchemy import select
+
+from arbiter.review.review import resolve
+from arbiter.round.rack import set_rack
+from arbiter.round.tops import set_continuation
+from arbiter.slips.hands import settled_hands
+from arbiter.round.correction import close_round
+from arbiter.slips.decoding import round_decoder
+from arbiter.store.games import GameSpec, get_game, get_round, new_game, seat_players
+from arbiter.store.models import ReviewItem, Round, Slip
+from arbiter.store.seating import Seat
+from arbiter.store.store import open_store
+from cli import main
+from tests.arbiter.helpers import ARBITER, write_jsonl
+from tests.decoding.helpers import record
+
+
+def _game(db, tmp_path) -> int:
+    words = tmp_path / "words.txt"
+    words.write_text("MORAR\nROD\nDOR\nMODEL\n", encoding="utf-8")
+    store = open_store(db)
+    with store.session() as s:
+        game = new_game(s, GameSpec("Cupa Test", "Partida 1", wordlist=words), ARBITER)
+        seat_players(s, game, [Seat(t, f"Jucător {t}", "CS Test", None, t + 1) for t in range(1, 4)],
+                     ARBITER, "seats.csv")
+        rnd = set_rack(s, game, "AMORRDE", ARBITER)
+        set_continuation(s, game, rnd, "H4 MORAR", ARBITER)
+        game_id = game.id
+    store.close()
+    return game_id
+
+
+def _scan(db, tmp_path, game_id: int, number: int, records: list[dict]) -> str:
+    for r in records:
+        table = int(r["fields"]["masa"]["text"])
+        r.update({"source": f"scans/r{number}t{table}.png", "sha256": f"{number:032x}{table:032x}", "slip_index": 0})
+    pile = write_jsonl(tmp_path / f"round{number}.jsonl", records)
+    out = CliRunner().invoke(main, ["round", "scan", str(pile), "--round", str(number), "--db", str(db),
+                                    "--game", str(game_id), "--arbiter", "ana"])
+    assert out.exit_code == 0, out.output
+    return out.output
+
+
+def _next_round(db, game_id: int) -> dict[str, int]:
+    """Round 1 closed, round 2's group entered: ROD's squares and scores in round 2."""
+    store = open_store(db)
+    with store.session() as s:
+        game = get_game(s, game_id)
+        close_round(s, game, get_round(s, game, 1), ARBITER)
+        set_rack(s, game, "DOLEMAR", ARBITER)
+    decoder = round_decoder(store, game_id, 2)
+    store.close()
+    return {m.position: m.score for m in decoder.k.moves if m.word == "ROD"}
+
+
+def _open_items(db) -> list[ReviewItem]:
+    with open_store(db).session() as s:
+        return list(s.scalars(select(ReviewItem).where(ReviewItem.state == "open")))
+
+
+def _filed(db, number: int) -> dict[int, Slip]:
+    with open_store(db).session() as s:
+        return {x.table_no: x for x in s.scalars(select(Slip).join(Round, Slip.round_id == Round.id)
+                                                 .where(Round.number == number, Slip.state == "filed"))}
+
+
+def test_a_players_settled_slip_teaches_the_next_round_that_players_K_is_an_R(tmp_path):
+    db = tmp_path / "store.db"
+    game_id = _game(db, tmp_path)
+    # round 1: MORAR at H4, through the centre; table 2's two R read K
+    out = _scan(db, tmp_path, game_id, 1, [record(1, 1, 24, "H4", "MORAR"), record(1, 2, 24, "H4", "MOKAK")])
+    assert "1 to review" in out
+    (item,) = _open_items(db)
+    store = open_store(db)
+    assert settled_hands(store, game_id, 2).lent(2) == {}  # in review: nothing settled yet
+    resolve(store, item.id, item.version, "ana", {"table": 2, "word": "MORAR"}, "R scris ca K")
+    assert settled_hands(store, game_id, 2).lent(2) == {"K": {"R": 0.5}}
+    assert settled_hands(store, game_id, 1).lent(2) == {}  # round 1 learns from no earlier round
+    store.close()
+    squares = _next_round(db, game_id)
+    square = next(iter(sorted(squares)))
+    out = _scan(db, tmp_path, game_id, 2, [record(2, 2, squares[square], square, "KOD"),
+                                           record(2, 3, squares[square], square, "KOD")])
+    filed = _filed(db, 2)
+    assert filed[2].content["word"] == "ROD"  # table 2's player: decided in the player's hand
+    assert [i.table_no for i in _open_items(db)] == [3]  # table 3's player: K is still K, in review
+    assert filed[2].confidence > filed[3].confidence
+
+
+def test_a_slip_still_in_review_teaches_nothing(tmp_path):
+    db = tmp_path / "store.db"
+    game_id = _game(db, tmp_path)
+    _scan(db, tmp_path, game_id, 1, [record(1, 1, 24, "H4", "MORAR"), record(1, 2, 24, "H4", "MOKAK")])
+    squares = _next_round(db, game_id)
+    square = next(iter(sorted(squares)))
+    _scan(db, tmp_path, game_id, 2, [record(2, 2, squares[square], square, "KOD")])
+    assert [i.table_no for i in _open_items(db)] == [2, 2]  # round 1's slip and round 2's, both in review
