@@ -5,9 +5,9 @@ A player keeps one hand the whole game. The reader, taught on other hands, may r
 R as K on every slip, sure of it; the ink then rules the player's legal move out round after
 round, and an arbiter clears the same doubt each time. Once that player's settled slips have
 shown the reader's K to be an R at least `MIN_SEEN` times, a K in that player's letters may be an
-R, in the share those slips give it (at most half: the ink keeps its own reading). Nothing else changes: a letter whose reading no settled slip
-of the player has contradicted keeps the reader's own distribution, and the ink of another player
-never lends this one a confusion. Only letters are learnt (the word and the position's row): a
+R, in the share those slips give it (at most half: the ink keeps its own reading). Nothing else
+changes: a letter whose reading no settled slip of the player has contradicted keeps the reader's
+own distribution, and the ink of another player never lends this one a confusion. Only letters are learnt (the word and the position's row): a
 score one digit off is the commonest mistake on a slip, and a hand learnt on a few digits must
 not lend a wrong score the move's own."""
 from __future__ import annotations
@@ -29,8 +29,8 @@ MIN_SEEN = 2
 # The reader's own reading of a player's letter keeps this weight against what the settled boxes
 # say (the boxes read r count each as one, the reader's r as ALPHA more), and never less than
 # KEEP of it: the hand lends a letter the ink ruled out, it does not take the ink's own away. Seen
-# on the validation hands: a player whose two settled L had read G, and no G yet, had a G read L
-# at 2 to 1 (ALPHA 1, no KEEP), and 9G NETE was decided as the legal 9L NETE.
+# on the validation hands: a player whose two settled L had read X, and no G yet, had the X of a
+# G taken for an L at 2 to 1 (ALPHA 1, no KEEP), and 9G NETE was decided as the legal 9L NETE.
 ALPHA = 2.0
 KEEP = 0.5
 # A slip is read in its player's hand only when its table is this sure (the QR's, or its ink's):
