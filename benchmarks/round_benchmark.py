@@ -68,8 +68,7 @@ from scanner.printing import Prefill  # noqa: E402
 from scanner.reader import make_reader  # noqa: E402
 from scanner.source import Page  # noqa: E402
 from scanner.synth import fonts  # noqa: E402
-from scanner.synth.glyphs import font_covers  # noqa: E402
-from scanner.synth.slip import PageStyle, SlipStyle, render_page, render_slip  # noqa: E402
+from scanner.synth.slip import PageStyle, SlipStyle, render_page, render_slip, usable_faces  # noqa: E402
 from scanner.template import load_template  # noqa: E402
 from scanner.train import mnist  # noqa: E402
 
@@ -234,9 +233,10 @@ def _truth_of(record: dict[str, Any], batch: list[Written], shape) -> Written | 
 def seat_faces(font_paths, players: int, seed: int) -> dict[int, Path]:
     """The face each seated player writes every slip in (`--hand table`): a player keeps one hand
     the whole tournament, the same face written again with a new pen and new strokes each slip."""
-    usable = [Path(f) for f in font_paths if font_covers(str(f), "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")]
-    if not usable:
-        raise SystemExit("no installed face covers A-Z 0-9: run ./install.sh and python -m scanner.synth.fontsource")
+    try:
+        usable = usable_faces(font_paths)
+    except ValueError as e:
+        raise SystemExit(f"{e} (and python -m scanner.synth.fontsource)") from e
     rng = random.Random(seed * 7919 + 1)
     return {seat: rng.choice(usable) for seat in range(1, players + 1)}
 

@@ -77,9 +77,9 @@ def render_round(slips: tuple[SlipTruth, ...], folder: Path, round_no: int, seed
 def player_face(faces: list[Path], seed: int, table: int) -> Path:
     """The face the player at `table` writes every slip of the game in: a player keeps one hand,
     written again with a new pen and new strokes on each slip."""
-    from scanner.synth.glyphs import font_covers
+    from scanner.synth.slip import usable_faces
 
-    usable = [f for f in faces if font_covers(str(f), "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")] or list(faces)
+    usable = usable_faces(faces)
     return usable[int(np.random.default_rng([seed, table, 7919]).integers(len(usable)))]
 
 

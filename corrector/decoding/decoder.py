@@ -429,7 +429,8 @@ class SlipDecoder:
         ink = record if isinstance(record, SlipInk) else slip_ink(record, p.mark["decided"], p.mark["undecided"],
                                                                   self.confusion, p.mark.get("doubt", 0.0),
                                                                   self.mark_scores)
-        ink = self._in_hand(ink)
+        tables = _normalise(self._tables(ink))  # the hand changes no table box
+        ink = self._in_hand(ink, tables)
         legal, free = self._move_parts(ink)
         right = p.log("score", "right")
         bound = dict(legal)
@@ -443,7 +444,6 @@ class SlipDecoder:
             if part in free:
                 weights.append(free[part] + self._score_prior(part[3], self._decision(part)))
             ranked.append((part, _logsumexp(weights)))
-        tables = _normalise(self._tables(ink))
         rounds = _normalise(self._rounds(ink))
         table_written = ink.fields["table"].boxes > 0 or "table" in ink.qr
         by_written: dict[bool, dict[Outcome, tuple[float, MovePart]]] = {}
@@ -461,12 +461,12 @@ class SlipDecoder:
         return self._combine(_Posterior(ink, tables, rounds, by_written, self._ink_alone(ink, free, table_written),
                                         self._ink_alone(ink, own, table_written)))
 
-    def _in_hand(self, ink: SlipInk) -> SlipInk:
+    def _in_hand(self, ink: SlipInk, tables: dict[int | None, float]) -> SlipInk:
         """The slip read in its player's hand (`hands.Hands.apply`) when its table is sure (the
-        QR's, or its ink's at `hands.SURE_TABLE`); as read otherwise."""
+        QR's, or its ink's at `hands.SURE_TABLE` in `tables`); as read otherwise."""
         if not self.hands or not self.hands.by_table:
             return ink
-        table, share = max(_normalise(self._tables(ink)).items(), key=lambda kv: kv[1])
+        table, share = max(tables.items(), key=lambda kv: kv[1])
         return self.hands.apply(ink, table) if table is not None and share >= SURE_TABLE else ink
 
     def _ink_alone(self, ink: SlipInk, free: dict[MovePart, float], table_written: bool) -> tuple[str, Outcome] | None:

@@ -285,13 +285,22 @@ def slip_ink(record: Mapping[str, Any], decided_p: float = 0.97, undecided_p: fl
              confusion: ReaderConfusion | None = None, mark_doubt: float = 0.0,
              mark_scores: MarkScores | None = None) -> SlipInk:
     """The evidence of one reading record; a field the record lacks is an empty field."""
-    classes = str(record.get("classes") or CLASSES).upper()
+    classes = record_classes(record)
+    items = record_fields(record)
+    fields = {name: field_ink(items[name], classes, decided_p, undecided_p, confusion, mark_doubt, mark_scores,
+                              HOLDS.get(name)) for name in FIELDS}
+    return SlipInk(classes, fields, _qr(record.get("qr")))
+
+
+def record_classes(record: Mapping[str, Any]) -> str:
+    """The classes a reading record's per-box distributions are aligned with."""
+    return str(record.get("classes") or CLASSES).upper()
+
+
+def record_fields(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Each field of `FIELDS` as the record gives it (under any of its names, in `fields` or at the
+    record's top level), None where it lacks one."""
     given = {str(k).lower(): v for k, v in (record.get("fields") or {}).items()}
     given.update({str(k).lower(): v for k, v in record.items() if str(k).lower() in
                   {a for names in FIELDS.values() for a in names} and str(k).lower() not in given})
-    fields = {}
-    for name, aliases in FIELDS.items():
-        item = next((given[a] for a in aliases if a in given), None)
-        fields[name] = field_ink(item, classes, decided_p, undecided_p, confusion, mark_doubt, mark_scores,
-                                 HOLDS.get(name))
-    return SlipInk(classes, fields, _qr(record.get("qr")))
+    return {name: next((given[a] for a in aliases if a in given), None) for name, aliases in FIELDS.items()}

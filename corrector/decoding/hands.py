@@ -7,9 +7,9 @@ round, and an arbiter clears the same doubt each time. Once that player's settle
 shown the reader's K to be an R at least `MIN_SEEN` times, a K in that player's letters may be an
 R, in the share those slips give it (at most half: the ink keeps its own reading). Nothing else
 changes: a letter whose reading no settled slip of the player has contradicted keeps the reader's
-own distribution, and the ink of another player never lends this one a confusion. Only letters are learnt (the word and the position's row): a
-score one digit off is the commonest mistake on a slip, and a hand learnt on a few digits must
-not lend a wrong score the move's own."""
+own distribution, and the ink of another player never lends this one a confusion. Only letters are
+learnt (the word and the position's row): a score one digit off is the commonest mistake on a
+slip, and a hand learnt on a few digits must not lend a wrong score the move's own."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from .evidence import CLASSES, FIELDS, HOLDS, FieldInk, SlipInk, box_distribution, fold_lookalikes
+from .evidence import HOLDS, FieldInk, SlipInk, box_distribution, fold_lookalikes, record_classes, record_fields
+from .likelihood import LETTERS
 
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 LEARNT_FIELDS = ("word", "position")
 # How many of a player's settled boxes must have shown the reader's r to be a c before an r of
 # that player may be a c: one could be an arbiter's slip of the hand, or a slip decided wrong.
@@ -128,12 +128,11 @@ class Hands:
 
 
 def best_classes(record: Mapping[str, Any], name: str) -> str:
-    """The reader's best class of each written box of field `name` (`evidence.FIELDS`), as the
+    """The reader's best class of each written box of field `name` (`evidence.record_fields`), as the
     decoder reads the box (look-alikes folded into what the field can hold); "" for a field
     without per-box readings."""
-    classes = str(record.get("classes") or CLASSES).upper()
-    given = {str(k).lower(): v for k, v in (record.get("fields") or {}).items()}
-    item = next((given[a] for a in FIELDS[name] if a in given), None)
+    classes = record_classes(record)
+    item = record_fields(record)[name]
     chars = item.get("chars") if isinstance(item, Mapping) else None
     if not chars:
         return ""

@@ -49,11 +49,17 @@ class SlipDrawing:
     forms: dict[tuple[str, int], str] = field(default_factory=dict)  # (field, index) -> continental char
 
 
-def _pick_font(style: SlipStyle, rng: np.random.Generator, text: str) -> str:
-    usable = [str(f) for f in style.fonts if font_covers(str(f), "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")]
+def usable_faces(fonts) -> list[Path]:
+    """The faces of `fonts` that can write every sign of a slip (A-Z 0-9); ValueError when none can."""
+    usable = [Path(f) for f in fonts if font_covers(str(f), "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")]
     if not usable:
         raise ValueError("no installed font covers A-Z 0-9; run install.sh, which installs the font packages of scanner/synth/fonts.py")
-    return usable[rng.integers(len(usable))]
+    return usable
+
+
+def _pick_font(style: SlipStyle, rng: np.random.Generator, text: str) -> str:
+    usable = usable_faces(style.fonts)
+    return str(usable[rng.integers(len(usable))])
 
 
 def _glyph_mask(ch: str, font: str, style: SlipStyle, rng: np.random.Generator) -> tuple[np.ndarray, bool]:
