@@ -492,7 +492,7 @@ def _pile_scores(job: tuple[Path | None, Priors]) -> list:
 def trial_scores(args, priors: Priors) -> list[list]:
     """The scores of the searched pile, then of every held pile, decoded with `priors`; the piles
     side by side in `args.jobs` forked processes (each replay takes about a minute)."""
-    jobs = [(None, priors)] + [(pile, priors) for pile in args.hold]
+    jobs = [(None, priors)] + [(pile, priors) for pile in args.hold + args.choose_on]
     _SEARCH["args"] = args
     if args.jobs <= 1 or len(jobs) == 1:
         return [_pile_scores(job) for job in jobs]
@@ -502,12 +502,23 @@ def trial_scores(args, priors: Priors) -> list[list]:
         return pool.map(_pile_scores, jobs, chunksize=1)
 
 
+def chosen_on(args, piles: list[list], thresholds: tuple[float, float]) -> int:
+    """The slips a tried value decides where values are chosen: over the `--choose-on` piles (the
+    last of `piles`) when there are any, else on the searched pile."""
+    if not args.choose_on:
+        return decided_at(piles[0], thresholds)
+    return sum(decided_at(scores, thresholds) for scores in piles[-len(args.choose_on):])
+
+
 def fit_priors(args, priors: Priors, passes: int = 2) -> Priors:
     """Coordinate search over PRIOR_GRID on the calibration readings (replayed, not rescanned),
-    `passes` passes: keep each value that decides the most slips of the searched pile at the
-    thresholds it would be stored with, those at which no slip of the searched pile nor of any
-    held pile (`--hold`) is decided wrong. A value that decides a few more slips of one pile by
-    letting a misread through on another is thus never kept: the held piles are part of the fit."""
+    `passes` passes: keep each value that decides the most slips where values are chosen (the
+    searched pile, or the `--choose-on` piles) at the thresholds it would be stored with, those at
+    which no slip of any pile (searched, `--hold`, `--choose-on`) is decided wrong. A value that
+    decides a few more slips of one pile by letting a misread through on another is thus never
+    kept: every pile is part of the fit. The demo mix holds three times the realistic share of
+    wrong scores, so values chosen on it alone doubt every clean slip's score more than a room
+    needs; `--choose-on` piles of the realistic mix choose for the room."""
     tried: dict[tuple, int] = {}
     for _ in range(passes):
         for key, values in PRIOR_GRID:
@@ -518,10 +529,11 @@ def fit_priors(args, priors: Priors, passes: int = 2) -> Priors:
                 if config not in tried:
                     piles = trial_scores(args, trial)
                     thresholds = thresholds_over(piles, args.floor, args.margin)
-                    tried[config] = decided_at(piles[0], thresholds)
+                    tried[config] = chosen_on(args, piles, thresholds)
+                    chosen = piles[-len(args.choose_on):] if args.choose_on else piles[:1]
                     print(f"  {key} = {value} (free {trial.free}, "
                           f"wrong score {trial.score['wrong']}, plausible mass {trial.ink['plausible_mass']}): "
-                          f"{tried[config]} of {len(piles[0])} calibration slips decided at thresholds "
+                          f"{tried[config]} of {sum(map(len, chosen))} slips decided where values are chosen, at thresholds "
                           f"{thresholds[0]:.6f} / {thresholds[1]:.6f}, none wrong in {len(piles)} piles", flush=True)
                 results.append((tried[config], value))
             priors = priors.adjusted({key: max(results)[1]})
@@ -639,6 +651,9 @@ def main() -> int:
     ap.add_argument("--hold", type=Path, action="append", default=[],
                     help="--calibrate: a --dump of another calibration pile (calibration hands, never fitted "
                          "on): each prior tried and the thresholds stored decide none of its slips wrong either")
+    ap.add_argument("--choose-on", type=Path, action="append", default=[],
+                    help="--calibrate: a --dump of a calibration pile whose decided slips choose each prior value "
+                         "(instead of the searched pile's); it holds the thresholds as a --hold pile does")
     ap.add_argument("--jobs", type=int, default=2,
                     help="--calibrate: piles replayed side by side, in forked processes, for each prior tried")
     ap.add_argument("--show-flagged", type=int, default=0, help="print the doubt of the first N flagged slips")
@@ -653,17 +668,18 @@ def main() -> int:
             ap.error(f"--replay {e}")
     if args.players < 1:
         ap.error("--players must be at least 1")
-    if args.hold and not args.calibrate:
-        ap.error("--hold is a second calibration pile: it goes with --calibrate")
-    for pile in args.hold:
-        if not pile.is_file():
-            ap.error(f"--hold {pile}: no such file")
-        try:
-            kept_run = held_run(pile)
-        except (OSError, ValueError) as e:
-            ap.error(f"--hold {e}")
-        if kept_run.get("fonts") != "calibration" or kept_run.get("digits") != "mnist":
-            ap.error(f"--hold {pile}: not a --dump of calibration hands with real calibration digits")
+    for flag, extra in (("--hold", args.hold), ("--choose-on", args.choose_on)):
+        if extra and not args.calibrate:
+            ap.error(f"{flag} is another calibration pile: it goes with --calibrate")
+        for pile in extra:
+            if not pile.is_file():
+                ap.error(f"{flag} {pile}: no such file")
+            try:
+                kept_run = held_run(pile)
+            except (OSError, ValueError) as e:
+                ap.error(f"{flag} {e}")
+            if kept_run.get("fonts") != "calibration" or kept_run.get("digits") != "mnist":
+                ap.error(f"{flag} {pile}: not a --dump of calibration hands with real calibration digits")
     if args.calibrate and (args.fonts != "calibration" or args.digits != "mnist" or args.priors or args.confusion
                            or args.marks):
         ap.error("--calibrate runs on calibration fonts and real calibration digits only "
@@ -705,7 +721,7 @@ def main() -> int:
         tally.unmatched, tally.scan_seconds = kept["unmatched"], kept["scan_seconds"]
     if args.calibrate:
         held_piles = []
-        for pile in args.hold:
+        for pile in args.hold + args.choose_on:
             held = hold_tally(args, pile, priors)
             held_piles.append(held.scores)
             edges = thresholds_over([held.scores], args.floor, args.margin)
@@ -718,6 +734,9 @@ def main() -> int:
         print(f"calibrated thresholds {threshold:.6f} (ruling of the ink's best reading) and {overrule:.6f} "
               f"(overruling it) on {len(tally.scores)} calibration slips (margin {args.margin}): "
               f"{decided} would be decided, 0 of them wrong; stored in corrector/decoding/priors.json")
+        for pile, scores in zip(args.choose_on, held_piles[len(args.hold):]):
+            print(f"  {pile.name}, where the values were chosen: {decided_at(scores, (threshold, overrule))} of "
+                  f"{len(scores)} slips would be decided, 0 of them wrong")
         print("the surest wrong best readings, which set the thresholds:")
         for p, where in sorted(tally.wrong_sure, reverse=True)[:8]:
             print(f"  {where}")

@@ -218,7 +218,7 @@ def _file(store: Store, game_id: int, round_number: int, reading: SlipReading, a
             session.add(item)
             session.flush()
             item_id = item.id
-        _audit_filed(session, actor, slip, rnd, game_id, before)
+        _audit_filed(session, actor, slip, rnd, game_id, before, reading.in_hand or None)
         return Filed(outcome, slip.id, slip.table_no, reading.source, tuple(reasons), item_id,
                      tuple(o for o in others if o)), pile
 

@@ -29,6 +29,12 @@ def field(name: str, lang: str = RO) -> str:
     return (entry[2] if lang == EN else entry[0]) if entry else _plain(name)
 
 
+def genitive(name: str) -> str:
+    """"the boxes of the word" in Romanian: "cuvântului"."""
+    entry = _FIELD.get(name)
+    return entry[1] if entry else _plain(name)
+
+
 def _boxes_of(fields: list[str], lang: str) -> str:
     if lang == EN:
         return "the " + " and ".join(_FIELD.get(f, (f, f, f))[2] for f in fields) + " boxes are unclear"

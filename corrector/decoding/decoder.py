@@ -124,6 +124,16 @@ class Verdict:
     agrees: bool = True  # the ruling equals the ruling on the ink's own best reading
     ruled_out: tuple[tuple[str, int], ...] = ()  # boxes whose ink rules out what the best reading needs there
     held: str = ""  # why the slip goes to review however sure it is (a calibration sees what is decidable)
+    in_hand: tuple[tuple[str, int, str, str], ...] = ()  # boxes read as only the player's hand lets them be read
+
+    def hand_note(self) -> str:
+        """The boxes the ruling reads in the player's hand, as the audit keeps them ("read in the
+        player's hand: R read K (word, box 3)"); empty when it needs none. An arbiter answering an
+        appeal sees why the program filed what the reader alone did not read."""
+        if not self.in_hand:
+            return ""
+        return "read in the player's hand: " + "; ".join(
+            f"{needed} read {seen} ({name}, box {i + 1})" for name, i, needed, seen in self.in_hand)
 
     @property
     def probability(self) -> float:
@@ -527,7 +537,8 @@ class SlipDecoder:
         rest = sorted(combos[1:8], key=lambda c: (-abs(c.outcome.credited - best.outcome.credited), -c.probability))
         cands = tuple([best] + [_with_boxes(c, best, ink) for c in rest])
         # a ruling that needs a letter only the player's hand lends (`hands.py`) overrules the ink
-        agrees = _gives(ink_alone, best) and not self._borrowed(ink, best.reading)
+        in_hand = self._borrowed(ink, best.reading)
+        agrees = _gives(ink_alone, best) and not in_hand
         sure = best.probability >= (self.p.threshold if agrees else self.p.threshold_overrule)
         ink = _as_read(ink, best.reading)
         # a ruling the reader's own reading does not give, borrowed from what its confusions make
@@ -569,15 +580,15 @@ class SlipDecoder:
             if not agrees:
                 doubt += f"; the ink alone reads {ink_alone[1]}"
         return Verdict(not doubt, best, cands, doubt, agrees=agrees,
-                       ruled_out=tuple((f, i) for f, i, _, _ in veto), held=held)
+                       ruled_out=tuple((f, i) for f, i, _, _ in veto), held=held, in_hand=tuple(in_hand))
 
-    def _borrowed(self, ink: SlipInk, r: Reading) -> bool:
-        """Whether reading `r` needs a class of some box that the reader's own distribution rules
-        out and the player's hand lends (`FieldInk.lent`)."""
+    def _borrowed(self, ink: SlipInk, r: Reading) -> list[tuple[str, int, str, str]]:
+        """The boxes where reading `r` needs a class that the reader's own distribution rules out
+        and the player's hand lends (`FieldInk.lent`): (field, box, class needed, classes read)."""
         if all(f.lent is None for f in ink.fields.values()):
-            return False
+            return []
         own = replace(ink, fields={name: replace(f, lent=None) for name, f in ink.fields.items()})
-        return bool(self._ruled_out(_as_read(own, r), r))
+        return self._ruled_out(_as_read(own, r), r)
 
     def _near_miss(self, best: Candidate) -> NearMiss | None:
         """The legal move a zero ruling's reading is two misread letters from (`nearmiss`): the

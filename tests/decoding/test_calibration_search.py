@@ -77,10 +77,32 @@ def test_the_search_keeps_the_value_that_decides_most_with_the_held_piles_too(be
     monkeypatch.setattr(bench, "trial_scores", scores)
     monkeypatch.setattr(bench, "PRIOR_GRID", (("free", (0.001, 0.003)),))
     monkeypatch.setattr(bench, "save_fitted", lambda fitted: None)
-    args = type("Args", (), {"floor": 0.5, "margin": 0.25})()
+    args = type("Args", (), {"floor": 0.5, "margin": 0.25, "choose_on": []})()
     assert bench.fit_priors(args, load_priors(), passes=1).free == 0.001
     monkeypatch.setattr(bench, "trial_scores", lambda args, priors: scores(args, priors)[:1])  # no held pile
     assert bench.fit_priors(args, load_priors(), passes=1).free == 0.003
+
+
+def test_values_are_chosen_on_the_choose_on_piles_and_held_by_every_pile(bench, monkeypatch):
+    """The looser value decides more of the searched (demo-mix) pile, the stricter more of the
+    realistic pile given with --choose-on: with it the stricter wins. A misread the looser value
+    lets through on the choose-on pile holds its threshold as a held pile's would."""
+    from corrector.decoding import load_priors
+
+    def scores(args, priors):
+        if priors.free >= 0.003:
+            return [[slip(0.99)] * 90, [slip(0.99)] * 10 + [slip(0.95)] * 30 + [slip(0.96, right=False)]]
+        return [[slip(0.99)] * 50 + [slip(0.95)] * 30, [slip(0.99)] * 40]
+
+    monkeypatch.setattr(bench, "trial_scores", scores)
+    monkeypatch.setattr(bench, "PRIOR_GRID", (("free", (0.001, 0.003)),))
+    monkeypatch.setattr(bench, "save_fitted", lambda fitted: None)
+    args = type("Args", (), {"floor": 0.5, "margin": 0.0, "choose_on": [Path("realistic.pkl")]})()
+    assert bench.fit_priors(args, load_priors(), passes=1).free == 0.001  # 40 of the realistic pile against 10
+    piles = scores(args, load_priors().adjusted({"free": 0.003}))
+    assert bench.chosen_on(args, piles, bench.thresholds_over(piles, 0.5, 0.0)) == 10  # 0.95 held back by 0.96
+    args.choose_on = []
+    assert bench.fit_priors(args, load_priors(), passes=1).free == 0.003  # the searched pile alone: 90 against 80
 
 
 def test_a_hold_that_is_not_a_calibration_dump_is_refused_before_any_work(tmp_path):

@@ -50,6 +50,8 @@ def test_a_players_R_read_K_is_ruled_out_until_the_players_settled_slips_show_it
     assert after.decided and after.ruled_out == () and not after.agrees  # the hand alone gives it: an overruling
     assert after.best.reading.word == "ARDEIIND" and after.best.outcome.status == "valid"
     assert after.best.outcome.credited == 74
+    assert [(f, i, needed) for f, i, needed, _ in after.in_hand] == [("word", 1, "R")]  # the box it lent
+    assert after.hand_note().startswith("read in the player's hand: R read K") and not before.hand_note()
 
 
 def _as_before(v) -> bool:

@@ -1,7 +1,8 @@
 """`round scan` reads each slip in its player's hand (arbiter/slips/hands.py): table 2's player
 writes R so that the reader reads K. In round 1 the slip goes to review and the arbiter clears it;
 in round 2 the same player's K is read as R and the slip is decided, while table 3, whose player
-has no such settled slip, stays in review. A slip still in review teaches nothing. Real SQLite
+has no such settled slip, stays in review; the audit says which box was read in the player's hand.
+A slip still in review teaches nothing. Real SQLite
 store, real CLI, reading records written by hand (no images)."""
 from __future__ import annotations
 
@@ -14,22 +15,27 @@ from arbiter.round.tops import set_continuation
 from arbiter.slips.hands import settled_hands
 from arbiter.round.correction import close_round
 from arbiter.slips.decoding import round_decoder
+from arbiter.store.audit import entries
 from arbiter.store.games import GameSpec, get_game, get_round, new_game, seat_players
 from arbiter.store.models import ReviewItem, Round, Slip
 from arbiter.store.seating import Seat
 from arbiter.store.store import open_store
+from arbiter.web.app import create_app
 from cli import main
 from tests.arbiter.helpers import ARBITER, write_jsonl
 from tests.decoding.helpers import record
 
 
-def _game(db, tmp_path) -> int:
+def _game(db, tmp_path, name: str = "Partida 1", seats: dict[int, str] | None = None) -> int:
+    """A game of the tournament "Cupa Test", its three tables seated by name (Jucător 1..3 unless
+    `seats` says otherwise), round 1's group entered and its top MORAR at H4."""
     words = tmp_path / "words.txt"
     words.write_text("MORAR\nROD\nDOR\nMODEL\n", encoding="utf-8")
+    seats = seats or {t: f"Jucător {t}" for t in range(1, 4)}
     store = open_store(db)
     with store.session() as s:
-        game = new_game(s, GameSpec("Cupa Test", "Partida 1", wordlist=words), ARBITER)
-        seat_players(s, game, [Seat(t, f"Jucător {t}", "CS Test", None, t + 1) for t in range(1, 4)],
+        game = new_game(s, GameSpec("Cupa Test", name, wordlist=words), ARBITER)
+        seat_players(s, game, [Seat(t, who, "CS Test", None, t + 1) for t, who in seats.items()],
                      ARBITER, "seats.csv")
         rnd = set_rack(s, game, "AMORRDE", ARBITER)
         set_continuation(s, game, rnd, "H4 MORAR", ARBITER)
@@ -41,8 +47,9 @@ def _game(db, tmp_path) -> int:
 def _scan(db, tmp_path, game_id: int, number: int, records: list[dict]) -> str:
     for r in records:
         table = int(r["fields"]["masa"]["text"])
-        r.update({"source": f"scans/r{number}t{table}.png", "sha256": f"{number:032x}{table:032x}", "slip_index": 0})
-    pile = write_jsonl(tmp_path / f"round{number}.jsonl", records)
+        r.update({"source": f"scans/g{game_id}r{number}t{table}.png", "slip_index": 0,
+                  "sha256": f"{game_id:016x}{number:016x}{table:032x}"})
+    pile = write_jsonl(tmp_path / f"game{game_id}round{number}.jsonl", records)
     out = CliRunner().invoke(main, ["round", "scan", str(pile), "--round", str(number), "--db", str(db),
                                     "--game", str(game_id), "--arbiter", "ana"])
     assert out.exit_code == 0, out.output
@@ -93,6 +100,12 @@ def test_a_players_settled_slip_teaches_the_next_round_that_players_K_is_an_R(tm
     assert filed[2].content["word"] == "ROD"  # table 2's player: decided in the player's hand
     assert [i.table_no for i in _open_items(db)] == [3]  # table 3's player: K is still K, in review
     assert filed[2].confidence > filed[3].confidence
+    with open_store(db).session() as s:
+        why = {e.entity_id: e.reason for e in entries(s, game_id, "slip.file")}
+    assert why[str(filed[2].id)] == "read in the player's hand: R read K (word, box 1)"
+    assert why[str(filed[3].id)] is None  # in review: its reasons are the review item's
+    page = create_app(open_store(db), game_id).test_client().get("/audit").data.decode()
+    assert "citit în scrisul jucătorului" in page and "R citit ca K (căsuța 1 a cuvântului)" in page
 
 
 def test_a_slip_still_in_review_teaches_nothing(tmp_path):
@@ -103,3 +116,41 @@ def test_a_slip_still_in_review_teaches_nothing(tmp_path):
     square = next(iter(sorted(squares)))
     _scan(db, tmp_path, game_id, 2, [record(2, 2, squares[square], square, "KOD")])
     assert [i.table_no for i in _open_items(db)] == [2, 2]  # round 1's slip and round 2's, both in review
+
+
+def _anas_first_game(db, tmp_path) -> None:
+    """Game 1 of the tournament: Ana Pop at table 2 writes MORAR, read MOKAK; an arbiter clears it."""
+    first = _game(db, tmp_path, "Partida 1", {1: "Carmen", 2: "Ana Pop", 3: "Bogdan"})
+    _scan(db, tmp_path, first, 1, [record(1, 1, 24, "H4", "MORAR"), record(1, 2, 24, "H4", "MOKAK")])
+    (item,) = _open_items(db)
+    store = open_store(db)
+    resolve(store, item.id, item.version, "ana", {"table": 2, "word": "MORAR"}, "R scris ca K")
+    store.close()
+
+
+def test_a_players_hand_goes_with_them_to_the_tournaments_next_game(tmp_path):
+    """Ana's R reads K; in game 1 she sits at table 2 and an arbiter clears her slip. In game 2 she
+    sits at table 3: her first slip there is read in her hand, while Bogdan, now at table 2, whose
+    K was never settled as an R, stays in review."""
+    db = tmp_path / "store.db"
+    _anas_first_game(db, tmp_path)
+    second = _game(db, tmp_path, "Partida 2", {1: "Carmen", 2: "Bogdan", 3: " ana  POP "})
+    store = open_store(db)
+    hands = settled_hands(store, second, 1)
+    assert hands.lent(3) == {"K": {"R": 0.5}} and hands.lent(2) == {}  # Ana's hand, at her new table
+    store.close()
+    out = _scan(db, tmp_path, second, 1, [record(1, 3, 24, "H4", "MOKAK"), record(1, 2, 24, "H4", "MOKAK")])
+    with open_store(db).session() as s:
+        filed = {x.table_no: x for x in s.scalars(select(Slip).where(Slip.game_id == second))}
+        waiting = [i.table_no for i in s.scalars(select(ReviewItem).where(ReviewItem.state == "open"))]
+    assert filed[3].content["word"] == "MORAR", out  # decided in Ana's hand
+    assert waiting == [2]  # Bogdan's: the ink alone reads MOKAK, and his hand lends nothing
+
+
+def test_a_name_seated_twice_lends_no_hand_to_either(tmp_path):
+    db = tmp_path / "store.db"
+    _anas_first_game(db, tmp_path)
+    second = _game(db, tmp_path, "Partida 2", {1: "Ana Pop", 2: "Bogdan", 3: "Ana Pop"})
+    store = open_store(db)
+    assert settled_hands(store, second, 1).lent(1) == {} and settled_hands(store, second, 1).lent(3) == {}
+    store.close()

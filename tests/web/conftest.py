@@ -13,6 +13,32 @@ from tests.arbiter import conftest as arbiter_conftest
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
 
 
+# How long a page waits for what a test expects before the test fails. A wait ends as soon as the
+# page shows it, so this only bounds a failure: Playwright's own 30 s ran out on a passing page
+# while four other jobs shared the machine's two cores.
+PATIENCE_MS = 120_000
+
+
+class PatientBrowser:
+    """The browser whose pages and contexts wait `PATIENCE_MS` for what a test expects."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_page(self, **kwargs):
+        page = self._browser.new_page(**kwargs)
+        page.set_default_timeout(PATIENCE_MS)
+        return page
+
+    def new_context(self, **kwargs):
+        context = self._browser.new_context(**kwargs)
+        context.set_default_timeout(PATIENCE_MS)
+        return context
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
 def browser():
     if CHROMIUM is None:
@@ -20,7 +46,7 @@ def browser():
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e .[dev])")
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-        yield browser
+        yield PatientBrowser(browser)
         browser.close()
 
 
