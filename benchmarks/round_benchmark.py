@@ -7,7 +7,9 @@ decoded against the round, and compared with the judge's ruling on the true slip
     python benchmarks/round_benchmark.py --slips 2000 --players 16 --fonts calibration --mix demo --seed 45 --dump seed45.pkl
     python benchmarks/round_benchmark.py --slips 2000 --players 40 --fonts calibration --mix demo --seed 46 --dump seed46.pkl
     python benchmarks/round_benchmark.py --slips 2000 --players 100 --qr --fonts calibration --mix demo --seed 47 --dump seed47.pkl
-    python benchmarks/round_benchmark.py --slips 2000 --players 100 --fonts calibration --mix demo --calibrate --passes 1 --seed 44 --hold seed45.pkl --hold seed46.pkl --hold seed47.pkl
+    python benchmarks/round_benchmark.py --slips 2000 --players 100 --fonts calibration --mix realistic --seed 48 --dump seed48.pkl
+    python benchmarks/round_benchmark.py --slips 2000 --players 40 --qr --fonts calibration --mix realistic --seed 49 --dump seed49.pkl
+    python benchmarks/round_benchmark.py --slips 2000 --players 100 --fonts calibration --mix demo --calibrate --passes 1 --seed 44 --hold seed45.pkl --hold seed46.pkl --hold seed47.pkl --choose-on seed48.pkl --choose-on seed49.pkl
 
 The boards are the game master's (`corrector.game.gamemaster`, tops as continuations) on the
 bundled demo word list; each round is written by `--players` seated players (tables 1..N: in a
@@ -18,7 +20,9 @@ table and round printed and in the QR code (scanner/printing.py), so a player ca
 Held-out fonts are never trained on nor calibrated on; `--calibrate` runs on calibration fonts and
 calibration digits only, fits the reader's confusions, the joker-mark scores and two priors (PRIOR_GRID) and stores the
 smallest threshold at which no calibration slip is decided wrong, with a margin
-(`corrector/decoding/priors.json`).
+(`corrector/decoding/priors.json`). The demo-mix piles (a third of the slips with a mistake) hold
+the thresholds, since a misread that decides a slip wrong shows up there most; the realistic-mix
+piles (`--choose-on`, one slip in ten) choose the priors, as a room writes.
 
 A silent error is a slip decided without review whose ruling differs from the ruling on the true
 slip: table, round, status, credited points, warning or penalty. "Why flagged" counts the slips sent
