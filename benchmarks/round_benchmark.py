@@ -506,12 +506,15 @@ def trial_scores(args, priors: Priors) -> list[list]:
         return pool.map(_pile_scores, jobs, chunksize=1)
 
 
+def choosing(args, piles: list[list]) -> list[list]:
+    """The piles whose decided slips choose the values: the `--choose-on` piles (the last of
+    `piles`) when there are any, else the searched pile."""
+    return piles[-len(args.choose_on):] if args.choose_on else piles[:1]
+
+
 def chosen_on(args, piles: list[list], thresholds: tuple[float, float]) -> int:
-    """The slips a tried value decides where values are chosen: over the `--choose-on` piles (the
-    last of `piles`) when there are any, else on the searched pile."""
-    if not args.choose_on:
-        return decided_at(piles[0], thresholds)
-    return sum(decided_at(scores, thresholds) for scores in piles[-len(args.choose_on):])
+    """The slips a tried value decides where values are chosen (`choosing`)."""
+    return sum(decided_at(scores, thresholds) for scores in choosing(args, piles))
 
 
 def fit_priors(args, priors: Priors, passes: int = 2) -> Priors:
@@ -534,10 +537,9 @@ def fit_priors(args, priors: Priors, passes: int = 2) -> Priors:
                     piles = trial_scores(args, trial)
                     thresholds = thresholds_over(piles, args.floor, args.margin)
                     tried[config] = chosen_on(args, piles, thresholds)
-                    chosen = piles[-len(args.choose_on):] if args.choose_on else piles[:1]
                     print(f"  {key} = {value} (free {trial.free}, "
                           f"wrong score {trial.score['wrong']}, plausible mass {trial.ink['plausible_mass']}): "
-                          f"{tried[config]} of {sum(map(len, chosen))} slips decided where values are chosen, at thresholds "
+                          f"{tried[config]} of {sum(map(len, choosing(args, piles)))} slips decided where values are chosen, at thresholds "
                           f"{thresholds[0]:.6f} / {thresholds[1]:.6f}, none wrong in {len(piles)} piles", flush=True)
                 results.append((tried[config], value))
             priors = priors.adjusted({key: max(results)[1]})

@@ -50,13 +50,14 @@ def earlier_seats(session: Session, game: Game) -> dict[tuple[int, int], int]:
     spaces aside); a name and club seated twice in either game names no one for sure and is left
     out."""
     here = _people(session.scalars(select(Player).where(Player.game_id == game.id)))
-    games = session.scalars(select(Game.id).where(Game.tournament_id == game.tournament_id, Game.id < game.id,
-                                                  Game.kind == "duplicate"))
-    out: dict[tuple[int, int], int] = {}
-    for other in games:
-        there = _people(session.scalars(select(Player).where(Player.game_id == other)))
-        out.update({(other, table): here[person] for person, table in there.items() if person in here})
-    return out
+    earlier = session.scalars(select(Player).join(Game, Player.game_id == Game.id)
+                              .where(Game.tournament_id == game.tournament_id, Game.id < game.id,
+                                     Game.kind == "duplicate"))
+    by_game: dict[int, list[Player]] = {}
+    for p in earlier:
+        by_game.setdefault(p.game_id, []).append(p)
+    return {(other, table): here[person] for other, players in by_game.items()
+            for person, table in _people(players).items() if person in here}
 
 
 def _people(players) -> dict[tuple[str, str], int]:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from corrector.decoding import HAND_NOTE
 from corrector.judging.rulings import Status
 
 from .reasons import field, genitive
@@ -139,7 +140,6 @@ _AUDIT_REASONS: tuple[tuple[re.Pattern[str], tuple[str, str]], ...] = (
     (re.compile(r"^moved to round (\d+)$"), ("mutat în turul {0}", "moved to round {0}")),
 )
 _BOX = re.compile(r"(\S+) read ([^()]+) \((\w+), box (\d+)\)")
-_HAND = "read in the player's hand: "
 
 
 def _in_hand(text: str, lang: str) -> str:
@@ -147,13 +147,13 @@ def _in_hand(text: str, lang: str) -> str:
     ca K (căsuța 3 a cuvântului)": a box the program filed as the player's earlier slips show
     their hand, where the reader alone saw another sign."""
     boxes = []
-    for m in _BOX.finditer(text[len(_HAND):]):
+    for m in _BOX.finditer(text[len(HAND_NOTE):]):
         needed, seen, name, box = m.groups()
         seen = seen.replace(", ", " or " if lang == EN else " sau ")
         boxes.append(f"{needed} read {seen} ({field(name, lang)}, box {box})" if lang == EN
                      else f"{needed} citit ca {seen} (căsuța {box} a {genitive(name)})")
     head = "read in the player's hand, as their earlier slips show it: " if lang == EN else \
-        "citit în scrisul jucătorului, așa cum îl arată fluturașii lui din tururile trecute: "
+        "citit în scrisul jucătorului, așa cum îl arată fluturașii lui de până acum: "
     return head + "; ".join(boxes)
 
 
@@ -161,7 +161,7 @@ def audit_reason(reason: str | None, lang: str = RO) -> str:
     """Why, as the program wrote it when it acted alone, in the arbiter's words; an arbiter's own
     words are shown as typed."""
     text = (reason or "").strip()
-    if text.startswith(_HAND):
+    if text.startswith(HAND_NOTE):
         return _in_hand(text, lang)
     for pattern, said in _AUDIT_REASONS:
         m = pattern.match(text)

@@ -112,6 +112,10 @@ class _Posterior:
     reader_alone: tuple[str, "Outcome"] | None = None  # the same on the reader's own, unmixed reading
 
 
+# How a decided slip's note on the boxes read in its player's hand begins (`Verdict.hand_note`).
+HAND_NOTE = "read in the player's hand: "
+
+
 @dataclass(frozen=True)
 class Verdict:
     """Decided (file the best reading as sure) or not (review, with the candidates)."""
@@ -132,7 +136,7 @@ class Verdict:
         appeal sees why the program filed what the reader alone did not read."""
         if not self.in_hand:
             return ""
-        return "read in the player's hand: " + "; ".join(
+        return HAND_NOTE + "; ".join(
             f"{needed} read {seen} ({name}, box {i + 1})" for name, i, needed, seen in self.in_hand)
 
     @property
