@@ -48,7 +48,7 @@ _KEY = {  # audit record keys, as a person names them
     "state": ("stare", "state"), "name": ("nume", "name"), "club": ("club", "club"), "rack": ("grupa", "rack"),
     "continuation": ("top", "top"), "total": ("total", "total"), "rank": ("loc", "rank"), "top_total": ("total top", "top total"),
     "warnings": ("avertismente", "warnings"), "penalties": ("penalizări", "penalties"), "solos": ("solo", "solos"),
-    "as": ("ca", "as"), "by": ("de", "by"), "kind": ("tip", "kind"), "category": ("categorie", "category"),
+    "as": ("ca", "as"), "created_at": ("din", "created"), "by": ("de", "by"), "kind": ("tip", "kind"), "category": ("categorie", "category"),
     "variant": ("varianta", "variant"), "table_no": ("masa", "table"), "eliminated": ("eliminat", "eliminated"),
     "deadline": ("termen", "deadline"), "content": ("", ""), "solo": ("solo", "solo"), "on_appeal": ("contestație", "appeal"),
     "action": ("", ""), "correction": ("corectura:", "correction:"), "top_score": ("punctaj top", "top score"),

@@ -160,6 +160,8 @@ def test_the_rulings_in_the_rulebooks_words():
                                "(table 2, 15C UEOZBOSU, declared 62)") == \
         "cuvântul nu se citește clar (literele sigure 9 %): verificați-l înainte de a-l declara incorect"
     assert words.summary({"score": 68, "jokers": [], "state": "filed", "source": "scans/p1.png"}) == "puncte 68, stare depus"
+    assert words.summary({"name": "Partida 1", "created_at": "2026-11-30T06:22:33+00:00"}) == \
+        "nume Partida 1, din 30.11.2026 06:22"  # a new game's row in the journal, no "created at"
 
 
 def test_the_sheet_notes_speak_the_arbiters_words(demo_store):
