@@ -328,6 +328,8 @@ def flag_cause(v) -> str:
         return "ruled incorrect one sign from a square where it scores"
     if v.doubt.startswith("declared ") and "points from the move's" in v.doubt:
         return "declared score far from the move's"
+    if v.doubt.startswith("score ruled wrong on digits read unclearly"):
+        return "score ruled wrong on digits read unclearly"
     if v.doubt.startswith("a slip in review may be table"):
         return "a slip in review may be at its table"
     if v.doubt.endswith("has no slip and this one may be its"):
@@ -657,6 +659,10 @@ def main() -> int:
     ap.add_argument("--hold", type=Path, action="append", default=[],
                     help="--calibrate: a --dump of another calibration pile (calibration hands, never fitted "
                          "on): each prior tried and the thresholds stored decide none of its slips wrong either")
+    ap.add_argument("--hold-validation", type=Path, action="append", default=[],
+                    help="--calibrate: a --dump of the validation hands (--fonts validation, real calibration "
+                         "digits): the thresholds stored decide none of its slips wrong either, but it takes no "
+                         "part in the prior search; a floor set by hands the calibration never saw")
     ap.add_argument("--choose-on", type=Path, action="append", default=[],
                     help="--calibrate: a --dump of a calibration pile whose decided slips choose each prior value "
                          "(instead of the searched pile's); it holds the thresholds as a --hold pile does")
@@ -674,9 +680,10 @@ def main() -> int:
             ap.error(f"--replay {e}")
     if args.players < 1:
         ap.error("--players must be at least 1")
-    for flag, extra in (("--hold", args.hold), ("--choose-on", args.choose_on)):
+    for flag, extra, hands in (("--hold", args.hold, "calibration"), ("--choose-on", args.choose_on, "calibration"),
+                               ("--hold-validation", args.hold_validation, "validation")):
         if extra and not args.calibrate:
-            ap.error(f"{flag} is another calibration pile: it goes with --calibrate")
+            ap.error(f"{flag} is another pile the calibration holds: it goes with --calibrate")
         for pile in extra:
             if not pile.is_file():
                 ap.error(f"{flag} {pile}: no such file")
@@ -684,8 +691,8 @@ def main() -> int:
                 kept_run = held_run(pile)
             except (OSError, ValueError) as e:
                 ap.error(f"{flag} {e}")
-            if kept_run.get("fonts") != "calibration" or kept_run.get("digits") != "mnist":
-                ap.error(f"{flag} {pile}: not a --dump of calibration hands with real calibration digits")
+            if kept_run.get("fonts") != hands or kept_run.get("digits") != "mnist":
+                ap.error(f"{flag} {pile}: not a --dump of {hands} hands with real calibration digits")
     if args.calibrate and (args.fonts != "calibration" or args.digits != "mnist" or args.priors or args.confusion
                            or args.marks):
         ap.error("--calibrate runs on calibration fonts and real calibration digits only "
@@ -727,7 +734,7 @@ def main() -> int:
         tally.unmatched, tally.scan_seconds = kept["unmatched"], kept["scan_seconds"]
     if args.calibrate:
         held_piles = []
-        for pile in args.hold + args.choose_on:
+        for pile in args.hold + args.choose_on + args.hold_validation:
             held = hold_tally(args, pile, priors)
             held_piles.append(held.scores)
             edges = thresholds_over([held.scores], args.floor, args.margin)
@@ -740,7 +747,7 @@ def main() -> int:
         print(f"calibrated thresholds {threshold:.6f} (ruling of the ink's best reading) and {overrule:.6f} "
               f"(overruling it) on {len(tally.scores)} calibration slips (margin {args.margin}): "
               f"{decided} would be decided, 0 of them wrong; stored in corrector/decoding/priors.json")
-        for pile, scores in zip(args.choose_on, held_piles[len(args.hold):]):
+        for pile, scores in zip(args.choose_on, held_piles[len(args.hold):len(args.hold) + len(args.choose_on)]):
             print(f"  {pile.name}, where the values were chosen: {decided_at(scores, (threshold, overrule))} of "
                   f"{len(scores)} slips would be decided, 0 of them wrong")
         print("the surest wrong best readings, which set the thresholds:")

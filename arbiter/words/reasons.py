@@ -46,6 +46,13 @@ def _letters(text: str, lang: str) -> str:
     return text if lang == EN else text.replace(" read ", " citit ca ")
 
 
+def _digits(text: str, lang: str) -> str:
+    """"1 0.862 sure, 6 0.700 sure" → "cifra 1 sigură 86 %, cifra 6 sigură 70 %"."""
+    parts = [piece.rsplit(" ", 2) for piece in text.split(", ")]
+    word, sure = ("digit", "sure") if lang == EN else ("cifra", "sigură")
+    return ", ".join(f"{word} {ch} {sure} {_percent(p)}" for ch, p, _ in parts)
+
+
 def _percent(p: str | float) -> str:
     return f"{round(100 * float(p))} %"
 
@@ -86,6 +93,11 @@ _PIECES: tuple[tuple[re.Pattern[str], Any], ...] = (
                       "boxes before giving the warning" if lang == EN
                       else f"punctaj declarat {m[1]}, la {m[2]} puncte de cel al mutării ({m[3]}): verificați "
                       "căsuțele punctajului și ale poziției înainte de a da avertismentul")),
+    (re.compile(r"^(?:decoder: )?score ruled wrong on digits read unclearly: declared (\d+), the move scores (\d+) \((.+)\)$"),
+     lambda m, lang: (f"declared {m[1]}, the move scores {m[2]}, but the score does not read clearly "
+                      f"({_digits(m[3], lang)}): check the score boxes before giving the warning" if lang == EN
+                      else f"punctaj declarat {m[1]}, mutarea face {m[2]}, dar punctajul nu se citește clar "
+                      f"({_digits(m[3], lang)}): verificați căsuțele punctajului înainte de a da avertismentul")),
     (re.compile(r"^(?:decoder: )?a slip in review may be table (\d+)'s$"),
      lambda m, lang: (f"a slip still to be checked may be table {m[1]}'s" if lang == EN
                       else f"un fluturaș încă neverificat poate fi al mesei {m[1]}")),

@@ -80,6 +80,15 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class UnclearScore:
+    """A declared score ruled wrong on digits the reader itself is unsure of: the move's value and
+    each such digit with the reader's own probability of it."""
+
+    value: int
+    digits: tuple[tuple[str, float], ...]
+
+
+@dataclass(frozen=True)
 class Candidate:
     """A distinct outcome for the slip, the most likely reading that gives it, its posterior, and
     the boxes where that reading differs from the most likely one."""
@@ -571,6 +580,9 @@ class SlipDecoder:
         elif gap := self._far_score(best):
             held = (f"declared {best.reading.score}, {gap} points from the move's {best.outcome.credited}: "
                     "a miscount that far is rarer than a misread")
+        elif unclear := self._score_read_unclearly(best, ink):
+            held = (f"score ruled wrong on digits read unclearly: declared {best.reading.score}, the move scores "
+                    f"{unclear.value} (" + ", ".join(f"{ch} {p:.3f} sure" for ch, p in unclear.digits) + ")")
         else:
             held = ""
         if sure or elsewhere:
@@ -629,6 +641,33 @@ class SlipDecoder:
             return 0
         gap = abs(declared - o.credited)
         return gap if gap > self.p.score.get("near", math.inf) else 0
+
+    def _score_read_unclearly(self, best: Candidate, ink: SlipInk) -> "UnclearScore | None":
+        """The digits of a declared score ruled wrong (RULES.md §3 d, D 6.2.d) where it differs from
+        the move's value, when the reader itself reads any of them less surely than
+        `ink.clear_score`; else None. The warning stands on those digits alone: on hands it never
+        saw, the reader takes a 2 for a 1 at 0.8-0.9 (26 read 16), and a clean slip went out
+        "score wrong" at 0.86. A player's miscount is written as clearly as the rest of the slip."""
+        need = float(self.p.ink.get("clear_score", 0.0))
+        o, r = best.outcome, best.reading
+        f = ink.fields["score"]
+        if not need or o.warning != "SCORE_WRONG" or r.score is None or not f.boxes:
+            return None
+        value = self._decision((r.position, r.word, r.jokers, r.score)).score
+        declared, move = number_text(r.score, f.boxes), number_text(value, f.boxes)
+        logp = f.reader_logp if f.reader_logp is not None else f.logp
+        rows = max(alignments(f, len(declared)), key=lambda a: a[1] + sum(
+            logp[i, ink.classes.find(ch)] for i, ch in zip(a[0], declared) if ch in ink.classes))[0]
+        unclear = []
+        for j, ch in enumerate(declared):
+            k = len(move) - len(declared) + j
+            if 0 <= k < len(move) and move[k] == ch:
+                continue  # the digit the move's value has there too: no warning rests on it
+            c = ink.classes.find(ch)
+            p = float(np.exp(logp[rows[j], c])) if j < len(rows) and c >= 0 else 0.0
+            if p < need:
+                unclear.append((ch, p))
+        return UnclearScore(value, tuple(unclear)) if unclear else None
 
     def _word_clarity(self, ink: SlipInk) -> float:
         """How sure the reader itself is of every letter of the word as it reads it (the product of

@@ -125,3 +125,20 @@ def test_a_hold_that_is_not_a_calibration_dump_is_refused_before_any_work(tmp_pa
     assert other.returncode == 2
     assert other.stderr.strip().splitlines()[-1].endswith(
         f"--hold {validation}: not a --dump of calibration hands with real calibration digits")
+
+
+def test_a_validation_hold_takes_only_validation_hands(tmp_path):
+    """`--hold-validation` sets a floor from the validation hands: a dump of the held-out hands (never
+    calibrated on) or of the calibration hands (those are `--hold`) is refused before any work."""
+    for fonts in ("held_out", "calibration"):
+        pile = tmp_path / f"{fonts}.pkl"
+        with open(pile, "wb") as out:
+            pickle.dump({"piles": [], "unmatched": 0, "run": {"fonts": fonts, "digits": "mnist"}}, out)
+        done = subprocess.run([sys.executable, str(BENCH), "--calibrate", "--fonts", "calibration",
+                               "--hold-validation", str(pile)], capture_output=True, text=True, cwd=ROOT, timeout=300)
+        assert done.returncode == 2
+        assert done.stderr.strip().splitlines()[-1].endswith(
+            f"--hold-validation {pile}: not a --dump of validation hands with real calibration digits")
+    alone = subprocess.run([sys.executable, str(BENCH), "--hold-validation", str(tmp_path / "held_out.pkl")],
+                           capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert alone.returncode == 2 and "--hold-validation is another pile the calibration holds" in alone.stderr

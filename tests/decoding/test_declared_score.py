@@ -57,3 +57,56 @@ def test_the_arbiter_reads_the_far_score_in_romanian():
     text = review_reason("decoder: declared 90, 52 points from the move's 38: a miscount that far is rarer than a misread")
     assert text == ("punctaj declarat 90, la 52 puncte de cel al mutării (38): verificați căsuțele punctajului "
                     "și ale poziției înainte de a da avertismentul")
+
+
+def _score_71(first: dict[str, float] | None = None, second: dict[str, float] | None = None) -> dict:
+    """`H5 ARDEIIND 71` (the move makes 74), its score boxes as the reader saw them."""
+    from tests.decoding.helpers import crafted_box, record
+
+    rec = record(3, 7, 71, "H5", "ARDEIIND")
+    chars = rec["fields"]["puncte"]["chars"]
+    for i, probs in enumerate((first, second)):
+        if probs is not None:
+            chars[i] = crafted_box(probs)
+    return rec
+
+
+def test_RULES_3_d_score_ruled_wrong_on_a_digit_read_unclearly_goes_to_review(dec):
+    """The warning rests on the digits where the declared score differs from the move's; on hands
+    it never saw the reader takes a 2 for a 1 at 0.8-0.9, and a clean 26 went out as a declared 16,
+    "score wrong". Below `ink.clear_score` the arbiter looks; a digit the move's value has too
+    holds nothing (RULES.md §3 d, D 6.2.d)."""
+    from tests.decoding.helpers import undeciding
+
+    need = float(dec.p.ink["clear_score"])
+    assert 0.5 < need < 1  # the shipped priors use the rule
+    open_eyes = undeciding(dec)
+    clear = open_eyes.decode(_score_71(second={"1": 0.995, "7": 0.004}))
+    assert clear.best.outcome.warning == "SCORE_WRONG" and clear.best.reading.score == 71 and clear.held == ""
+    assert dec.decode(_score_71(second={"1": 0.995, "7": 0.004})).decided
+    unsure = {"1": need - 0.05, "7": 1.05 - need}
+    v = open_eyes.decode(_score_71(second=unsure))
+    assert v.best.outcome.warning == "SCORE_WRONG" and v.best.reading.score == 71
+    assert v.held == (f"score ruled wrong on digits read unclearly: declared 71, the move scores 74 "
+                      f"(1 {need - 0.05:.3f} sure)")
+    assert not dec.decode(_score_71(second=unsure)).decided
+    shared = open_eyes.decode(_score_71(first={"7": need - 0.05, "1": 1.05 - need}, second={"1": 0.995, "7": 0.004}))
+    assert shared.best.reading.score == 71 and shared.held == ""  # the 7 is the move's own
+
+
+def test_without_clear_score_the_unclear_digit_is_the_inks_to_rule(dec):
+    from tests.decoding.helpers import undeciding
+
+    blind = undeciding(SlipDecoder(dec.k, replace(dec.p, ink={**dec.p.ink, "clear_score": 0.0}),
+                                   confusion=None, mark_scores=None))
+    v = blind.decode(_score_71(second={"1": 0.8, "7": 0.2}))
+    assert v.best.outcome.warning == "SCORE_WRONG" and v.held == ""
+
+
+def test_the_arbiter_reads_the_unclear_score_in_romanian():
+    from arbiter.words.reasons import review_reason
+
+    text = review_reason("decoder: score ruled wrong on digits read unclearly: declared 16, the move scores 26 "
+                         "(1 0.862 sure)")
+    assert text == ("punctaj declarat 16, mutarea face 26, dar punctajul nu se citește clar (cifra 1 sigură 86 %): "
+                    "verificați căsuțele punctajului înainte de a da avertismentul")
