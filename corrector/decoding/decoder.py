@@ -655,7 +655,7 @@ class SlipDecoder:
             return None
         value = self._decision((r.position, r.word, r.jokers, r.score)).score
         declared, move = number_text(r.score, f.boxes), number_text(value, f.boxes)
-        logp = f.reader_logp if f.reader_logp is not None else f.logp
+        logp = f.ink_logp  # the reader's own, unmixed with its confusions
         rows = max(alignments(f, len(declared)), key=lambda a: a[1] + sum(
             logp[i, ink.classes.find(ch)] for i, ch in zip(a[0], declared) if ch in ink.classes))[0]
         unclear = []
