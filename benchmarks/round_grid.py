@@ -7,6 +7,7 @@ counts.
     python benchmarks/round_grid.py --seeds 3505 3506 --out grid/            # scan and decode, two runs at a time
     python benchmarks/round_grid.py --seeds 3505 3506 --out grid/ --replay   # decode the kept readings again
     python benchmarks/round_grid.py --seeds 3505 3506 --out grid/ --replay --forget-hands   # without the players' hands
+    python benchmarks/round_grid.py --seeds 3522 --out grid-b/ --model B/reader.onnx --confusion B/confusion.json   # another stack
 
 Each run is `round_benchmark.py` in its own process (one per core), its readings kept in `--out`
 (`<room><blank|qr>-<seed>.pkl`) with its printout (`.txt`): `--replay` decodes those readings again
@@ -77,11 +78,14 @@ def parse(run: Run, text: str) -> Result:
 def command(run: Run, args) -> list[str]:
     dump = args.out / f"{run.name}.pkl"
     forget = ["--forget-hands"] if args.forget_hands else []
+    decoder = [arg for name in ("priors", "confusion", "marks") if getattr(args, name)
+               for arg in (f"--{name}", str(getattr(args, name)))]
     if args.replay:
-        return [sys.executable, str(BENCHMARK), "--replay", str(dump)] + forget
+        return [sys.executable, str(BENCHMARK), "--replay", str(dump)] + forget + decoder
+    reader = ["--model", str(args.model)] if args.model else []
     return [sys.executable, str(BENCHMARK), "--slips", str(args.slips), "--players", str(run.room),
             "--seed", str(run.seed), "--fonts", args.fonts, "--hand", args.hand,
-            "--dump", str(dump)] + (["--qr"] if run.qr else []) + forget
+            "--dump", str(dump)] + (["--qr"] if run.qr else []) + forget + reader + decoder
 
 
 def execute(run: Run, args) -> Result:
@@ -150,7 +154,13 @@ def main() -> int:
                     help="table: each seated player writes all of their slips in one face; slip: a face a slip")
     ap.add_argument("--forget-hands", action="store_true",
                     help="decode without the players' hands learnt from their settled slips of earlier rounds")
+    ap.add_argument("--model", type=Path, help="scan with this reader (.onnx with its .json) instead of the shipped one")
+    for name, what in (("priors", "priors file"), ("confusion", "reader confusions"), ("marks", "mark scores")):
+        ap.add_argument(f"--{name}", type=Path, help=f"decode with this {what} instead of the shipped one")
     args = ap.parse_args()
+    for name in ("model", "priors", "confusion", "marks"):
+        if getattr(args, name) and not getattr(args, name).is_file():
+            ap.error(f"--{name} {getattr(args, name)}: no such file")
     try:
         args.out.mkdir(parents=True, exist_ok=True)
     except OSError as e:

@@ -50,6 +50,25 @@ def test_grid_scans_each_room_and_kind_then_replays_the_same_readings(tmp_path):
     assert "one face a player, hands forgotten" in (tmp_path / "16blank-9-replay-hands-forgotten.txt").read_text()
 
 
+def test_a_replay_decodes_with_the_priors_file_it_is_given(tmp_path):
+    """Another stack is measured on the same readings: `--priors` reaches every run's decoder (a
+    threshold no certainty reaches decides nothing); a file that is not there is refused."""
+    import json
+
+    common = ("--seeds", "9", "--rooms", "16", "--kinds", "blank", "--slips", "12", "--out", str(tmp_path))
+    first = grid(*common)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert float(rows(first.stdout)[0].split()[3]) > 0
+    priors = json.loads((ROOT / "corrector" / "decoding" / "priors.json").read_text())
+    strict = tmp_path / "strict-priors.json"
+    strict.write_text(json.dumps({**priors, "threshold": 1.01, "threshold_overrule": 1.01}))
+    again = grid(*common, "--replay", "--priors", str(strict))
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert rows(again.stdout)[0].split()[3] == "0.00"
+    gone = grid(*common, "--replay", "--priors", str(tmp_path / "none.json"))
+    assert gone.returncode == 2 and f"--priors {tmp_path / 'none.json'}: no such file" in gone.stderr
+
+
 def test_replay_without_kept_readings_names_the_missing_runs(tmp_path):
     done = grid("--seeds", "9", "--rooms", "16", "--kinds", "qr", "--out", str(tmp_path), "--replay")
     assert done.returncode == 2
