@@ -27,6 +27,7 @@ from pathlib import Path
 
 BENCHMARK = Path(__file__).resolve().parent / "round_benchmark.py"
 TARGETS = {"flagged": 8.0, "clean_flagged": 4.0, "silent": 0}  # issue 20's acceptance, per room
+DECODER_FILES = {"priors": "priors file", "confusion": "reader confusions", "marks": "mark scores"}  # --replay takes them too
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ def parse(run: Run, text: str) -> Result:
 def command(run: Run, args) -> list[str]:
     dump = args.out / f"{run.name}.pkl"
     forget = ["--forget-hands"] if args.forget_hands else []
-    decoder = [arg for name in ("priors", "confusion", "marks") if getattr(args, name)
+    decoder = [arg for name in DECODER_FILES if getattr(args, name)
                for arg in (f"--{name}", str(getattr(args, name)))]
     if args.replay:
         return [sys.executable, str(BENCHMARK), "--replay", str(dump)] + forget + decoder
@@ -155,10 +156,10 @@ def main() -> int:
     ap.add_argument("--forget-hands", action="store_true",
                     help="decode without the players' hands learnt from their settled slips of earlier rounds")
     ap.add_argument("--model", type=Path, help="scan with this reader (.onnx with its .json) instead of the shipped one")
-    for name, what in (("priors", "priors file"), ("confusion", "reader confusions"), ("marks", "mark scores")):
+    for name, what in DECODER_FILES.items():
         ap.add_argument(f"--{name}", type=Path, help=f"decode with this {what} instead of the shipped one")
     args = ap.parse_args()
-    for name in ("model", "priors", "confusion", "marks"):
+    for name in ("model", *DECODER_FILES):
         if getattr(args, name) and not getattr(args, name).is_file():
             ap.error(f"--{name} {getattr(args, name)}: no such file")
     try:

@@ -15,7 +15,7 @@ from tests.arbiter.helpers import ARBITER, make_game
 from tests.decoding.helpers import crafted_box, record
 
 from .conftest import sign_in
-from .test_arbiter_words import problems
+from .test_arbiter_words import problems, typed_names
 
 
 def unclear_score_slip(table: int, declared: int, first_digit: dict[str, float]) -> dict:
@@ -44,13 +44,11 @@ def test_RULES_3_d_unclear_score_warning_waits_for_the_arbiter_in_romanian(brows
     url = serve(create_app(store, learn=tmp_path / "samples"))
     page = browser.new_page()
     sign_in(page, url, "ana")
-    card = page.locator("#card")
-    card.wait_for()
+    page.locator("#card").wait_for()
     assert page.locator("#card h2").inner_text().startswith("Masa 1")
     reason = page.locator("p.reason").first.inner_text()
     assert "punctaj declarat 16, mutarea face 26, dar punctajul nu se citește clar (cifra 1 sigură 93 %)" in reason
     assert "verificați căsuțele punctajului" in reason
-    assert problems(page.locator("main").inner_text(), "ro", ("Jucător 1", "Jucător 2", "Jucător 3", "CS Test",
-                                                               "Cupa Test", "Partida 1")) == []
+    assert problems(page.locator("main").inner_text(), "ro", typed_names(store)) == []
     shots = Path(os.environ.get("FLUTURAS_SCREENSHOTS") or tmp_path)
     page.screenshot(path=str(shots / "queue-unclear-score.png"))
