@@ -8,6 +8,10 @@ scanner itself cut from slips written in the training faces, never on calibratio
 held-out hands; the integer model is then calibrated again (temperature and threshold) on the
 calibration faces like any reader, since rounding shifts its confidences a little.
 
+A digit reader (`fluturas reader train-digits`, ten classes) is quantised the same way, its ranges
+set by the digit boxes alone of those training-face slips, and only its temperature refitted, on the
+calibration digits, as its training fits it: it has no threshold of its own.
+
 Needs the [train] extra (`onnx`, which onnxruntime's quantisation tools read models with).
 """
 from __future__ import annotations
@@ -20,11 +24,14 @@ from pathlib import Path
 
 import numpy as np
 
+from scanner.calibration import fit_temperature, softmax
 from scanner.errors import TrainingError
 from scanner.reader import ReaderMeta, meta_path
-from scanner.train.recipe import TrainConfig, build_slip_cells, recalibrate
+from scanner.train.digits import DIGITS, FIRST_DIGIT
+from scanner.train.recipe import TrainConfig, build_slip_cells, calibration_cells, calibration_data, recalibrate
 
 RANGE_SLIPS = 60  # slips whose cut cells set the activations' ranges (about 1,100 cells)
+DIGIT_RANGE_SLIPS = 120  # a slip holds about ten digit boxes: twice the slips give a digit reader as many cells
 BATCH = 64
 
 
@@ -37,10 +44,35 @@ def _tools():
     return CalibrationDataReader, QuantFormat, QuantType, quantize_static, quant_pre_process
 
 
-def range_cells(slips: int, seed: int, workers: int) -> np.ndarray:
-    """Cells cut by the scanner from `slips` slips in the training faces, shaped as the reader takes them."""
-    x, _ = build_slip_cells("train", slips, seed, workers)
+def range_cells(slips: int, seed: int, workers: int, digits_only: bool = False) -> np.ndarray:
+    """Cells cut by the scanner from `slips` slips in the training faces, shaped as the reader takes
+    them; with `digits_only`, the digit cells alone (what a digit reader is given)."""
+    x, y = build_slip_cells("train", slips, seed, workers)
+    if digits_only:
+        x = x[y >= FIRST_DIGIT]
     return x[:, None].astype(np.float32)
+
+
+def recalibrate_digits(model: Path, cfg: TrainConfig, log) -> ReaderMeta:
+    """Refit a digit reader's temperature on the calibration slips' digit cells (as
+    `scanner.train.digits` fits it after training) and rewrite its sidecar."""
+    from scanner.reader import OnnxReader
+
+    reader = OnnxReader(model, with_digits=False)
+    xc, yc = calibration_cells(cfg)
+    digit = yc >= FIRST_DIGIT
+    if not digit.any():
+        raise TrainingError(f"--slips {cfg.calibration_slips}: the calibration slips hold no digit; calibrate on more slips")
+    logits, labels = reader.logits(xc[digit]), yc[digit] - FIRST_DIGIT
+    temperature = fit_temperature(logits, labels)
+    meta = reader.meta
+    meta.temperature = temperature
+    meta.metrics.update({"calibration_digit_cells": int(digit.sum()), "calibration_digit_accuracy":
+                         round(float((softmax(logits, temperature).argmax(1) == labels).mean()), 4)})
+    meta.recipe.update(calibration_data())
+    meta.save(meta_path(model))
+    log(f"calibration digits: {meta.metrics['calibration_digit_accuracy']:.4f}, temperature {temperature:.3f}")
+    return meta
 
 
 def quantize_reader(model: Path, out: Path, cfg: TrainConfig = TrainConfig(), slips: int = RANGE_SLIPS,
@@ -51,9 +83,13 @@ def quantize_reader(model: Path, out: Path, cfg: TrainConfig = TrainConfig(), sl
     source = ReaderMeta.load(meta_path(model))  # refuses, naming it, a model without its sidecar
     if source.recipe.get("quantized"):
         raise TrainingError(f"{model}: this reader is already in 8-bit integers")
+    digits = source.classes == DIGITS
+    if digits and slips == RANGE_SLIPS:
+        slips = DIGIT_RANGE_SLIPS
     t0 = time.time()
-    cells = range_cells(slips, cfg.seed + 3, cfg.workers)
-    log(f"{len(cells)} cells from {slips} training-face slips set the activations' ranges")
+    cells = range_cells(slips, cfg.seed + 3, cfg.workers, digits_only=digits)
+    kind = "digit cells" if digits else "cells"
+    log(f"{len(cells)} {kind} from {slips} training-face slips set the activations' ranges")
 
     class Cells(reader_cls):
         def __init__(self) -> None:
@@ -76,10 +112,10 @@ def quantize_reader(model: Path, out: Path, cfg: TrainConfig = TrainConfig(), sl
         written.append(out.with_suffix(".pt"))
     recipe = {**source.recipe, "quantized": {
         "from": model.name, "format": "onnxruntime static QDQ: weights int8 per channel, activations uint8",
-        "ranges": f"{len(cells)} cells cut from {slips} slips in the training faces, seed {cfg.seed + 3}"}}
+        "ranges": f"{len(cells)} {kind} cut from {slips} slips in the training faces, seed {cfg.seed + 3}"}}
     replace(source, recipe=recipe).save(meta_path(out))
     try:
-        meta = recalibrate(out, cfg, log)
+        meta = recalibrate_digits(out, cfg, log) if digits else recalibrate(out, cfg, log)
     except TrainingError:  # too few calibration slips: no reader is left behind with the float one's calibration
         for path in written:
             path.unlink(missing_ok=True)

@@ -130,7 +130,7 @@ def test_weights_that_are_not_a_readers_are_refused_before_any_drawing(tmp_path)
 
 def test_a_digit_reader_starts_from_the_shape_its_weights_sidecar_records(tmp_path):
     """A wider reader's weights start a wider digit reader (the shape fine-tuning reads from the
-    sidecar); the shipped digit reader's weights, whose sidecar names no shape, a charnet."""
+    sidecar); the shipped digit reader's weights, taught from the wide reader, a wide one again."""
     torch = pytest.importorskip("torch")
     from scanner.train.digits import starting_net
     from scanner.train.model import build
@@ -140,7 +140,7 @@ def test_a_digit_reader_starts_from_the_shape_its_weights_sidecar_records(tmp_pa
     (tmp_path / "wide.json").write_text(json.dumps({**json.loads(DEFAULT_MODEL.with_suffix(".json").read_text()),
                                                     "recipe": {"arch": "wide"}}))
     assert starting_net(wide)[1] == "wide"
-    assert starting_net(DEFAULT_MODEL.parent / "digits.pt")[1] == "charnet"
+    assert starting_net(DEFAULT_MODEL.parent / "digits.pt")[1] == "wide"
 
 
 def test_train_digits_takes_a_stroke_share_into_the_drawn_cells(monkeypatch, tmp_path):

@@ -11,6 +11,7 @@ import pytest
 
 pytest.importorskip("onnx", reason="quantising needs onnx (pip install -e .[dev] or .[train])")
 
+from scanner.calibration import fit_temperature  # noqa: E402
 from scanner.reader import DEFAULT_MODEL, OnnxReader  # noqa: E402
 from scanner.train.quantize import quantize_reader  # noqa: E402
 from scanner.train.recipe import TrainConfig, calibration_cells  # noqa: E402
@@ -81,3 +82,30 @@ def test_a_reader_already_in_integers_is_refused_in_one_line(quantized, tmp_path
     assert "--slips 1: the calibration slips hold no" in errors[0]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bare.onnx"]
     assert sorted(p.name for p in where.iterdir()) == before
+
+
+def test_a_digit_reader_is_quantised_on_digit_cells_and_gets_its_own_temperature(tmp_path):
+    """The shipped digit reader (its float checkpoint, digits-wide), quantised: it reads the
+    calibration digits as the float one does, its ranges are named as set by digit cells, and it is
+    given a temperature and no threshold, as its training gives it."""
+    source = DEFAULT_MODEL.parent / "checkpoints" / "digits-wide.onnx"
+    for suffix in (".onnx", ".json", ".pt"):
+        shutil.copy(source.with_suffix(suffix), tmp_path / f"float{suffix}")
+    meta = quantize_reader(tmp_path / "float.onnx", tmp_path / "int8.onnx", SMALL, slips=8)
+    sidecar = json.loads((tmp_path / "int8.json").read_text())
+    assert sidecar["classes"] == "0123456789" and sidecar["threshold"] == 0.0
+    assert "digit cells" in sidecar["recipe"]["quantized"]["ranges"]
+    cells, labels = calibration_cells(SMALL)
+    digit = labels >= 26
+    float_reader = OnnxReader(tmp_path / "float.onnx", with_digits=False)
+    int_reader = OnnxReader(tmp_path / "int8.onnx", with_digits=False)
+    floats, ints = float_reader.probabilities(cells[digit]), int_reader.probabilities(cells[digit])
+    assert digit.sum() > 40
+    # its temperature is the one the calibration digits ask of the integer model itself
+    assert sidecar["temperature"] == pytest.approx(meta.temperature)
+    assert meta.temperature == pytest.approx(fit_temperature(int_reader.logits(cells[digit]), labels[digit] - 26))
+    # rounding moves the logits a little (0.07 on average on the calibration digits), not the reading
+    assert np.abs(float_reader.logits(cells[digit]) - int_reader.logits(cells[digit])).mean() < 0.2
+    assert (floats.argmax(1) == ints.argmax(1)).mean() >= 0.98
+    assert (ints.argmax(1) == labels[digit] - 26).mean() >= (floats.argmax(1) == labels[digit] - 26).mean() - 0.02
+    assert (tmp_path / "int8.onnx").stat().st_size < 0.5 * (tmp_path / "float.onnx").stat().st_size
