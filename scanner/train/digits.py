@@ -15,6 +15,7 @@ import os
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -94,6 +95,20 @@ def starting_net(weights: Path):
     return net, arch
 
 
+def fit_on_calibration_digits(logits_of_cells: Callable[[np.ndarray], np.ndarray],
+                              cfg: TrainConfig) -> tuple[float, dict]:
+    """A digit reader's temperature, fitted on the calibration slips' digit cells, and its accuracy
+    there: one fit, so a reader trained and the same reader in 8-bit integers are calibrated alike."""
+    xc, yc = calibration_cells(cfg)
+    digit = yc >= FIRST_DIGIT
+    if not digit.any():
+        raise TrainingError(f"--slips {cfg.calibration_slips}: the calibration slips hold no digit; calibrate on more slips")
+    logits, labels = logits_of_cells(xc[digit]), yc[digit] - FIRST_DIGIT
+    temperature = fit_temperature(logits, labels)
+    accuracy = float((softmax(logits, temperature).argmax(1) == labels).mean())
+    return temperature, {"calibration_digit_cells": int(digit.sum()), "calibration_digit_accuracy": round(accuracy, 4)}
+
+
 def train_digit_reader(out: Path, cfg: DigitConfig, log=lambda s: None) -> ReaderMeta:
     """Train from the character reader's weights, fit the temperature on the calibration digits,
     export `out` (.onnx), its torch weights (.pt) and its sidecar JSON."""
@@ -109,14 +124,11 @@ def train_digit_reader(out: Path, cfg: DigitConfig, log=lambda s: None) -> Reade
     fit(model, x, y, TrainConfig(seed=cfg.seed, batch_size=cfg.batch_size, schedule="cosine"),
         cfg.epochs, cfg.learning_rate, log)
     seconds = time.time() - t0
-    xc, yc = calibration_cells(TrainConfig(calibration_slips=cfg.calibration_slips))
-    digit = yc >= FIRST_DIGIT
-    logits, labels = logits_of(model, xc[digit]), yc[digit] - FIRST_DIGIT
-    temperature = fit_temperature(logits, labels)
-    metrics = {"calibration_digit_cells": int(digit.sum()),
-               "calibration_digit_accuracy": round(float((softmax(logits, temperature).argmax(1) == labels).mean()), 4),
-               "mnist_digit_accuracy_test_part": round(real_digit_accuracy(net, mnist.load("test")), 4),
-               "training_seconds": round(seconds)}
+    temperature, metrics = fit_on_calibration_digits(lambda x: logits_of(model, x),
+                                                     TrainConfig(calibration_slips=cfg.calibration_slips))
+    metrics.update({
+        "mnist_digit_accuracy_test_part": round(real_digit_accuracy(net, mnist.load("test")), 4),
+        "training_seconds": round(seconds)})
     log(f"calibration digits: {metrics['calibration_digit_accuracy']:.4f}, temperature {temperature:.3f}; "
         f"MNIST test part {metrics['mnist_digit_accuracy_test_part']:.4f}")
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -24,11 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
-from scanner.calibration import fit_temperature, softmax
 from scanner.errors import TrainingError
 from scanner.reader import ReaderMeta, meta_path
-from scanner.train.digits import DIGITS, FIRST_DIGIT
-from scanner.train.recipe import TrainConfig, build_slip_cells, calibration_cells, calibration_data, recalibrate
+from scanner.train.digits import DIGITS, FIRST_DIGIT, fit_on_calibration_digits
+from scanner.train.recipe import TrainConfig, build_slip_cells, calibration_data, recalibrate
 
 RANGE_SLIPS = 60  # slips whose cut cells set the activations' ranges (about 1,100 cells)
 DIGIT_RANGE_SLIPS = 120  # a slip holds about ten digit boxes: twice the slips give a digit reader as many cells
@@ -59,16 +58,10 @@ def recalibrate_digits(model: Path, cfg: TrainConfig, log) -> ReaderMeta:
     from scanner.reader import OnnxReader
 
     reader = OnnxReader(model, with_digits=False)
-    xc, yc = calibration_cells(cfg)
-    digit = yc >= FIRST_DIGIT
-    if not digit.any():
-        raise TrainingError(f"--slips {cfg.calibration_slips}: the calibration slips hold no digit; calibrate on more slips")
-    logits, labels = reader.logits(xc[digit]), yc[digit] - FIRST_DIGIT
-    temperature = fit_temperature(logits, labels)
+    temperature, metrics = fit_on_calibration_digits(reader.logits, cfg)
     meta = reader.meta
     meta.temperature = temperature
-    meta.metrics.update({"calibration_digit_cells": int(digit.sum()), "calibration_digit_accuracy":
-                         round(float((softmax(logits, temperature).argmax(1) == labels).mean()), 4)})
+    meta.metrics.update(metrics)
     meta.recipe.update(calibration_data())
     meta.save(meta_path(model))
     log(f"calibration digits: {meta.metrics['calibration_digit_accuracy']:.4f}, temperature {temperature:.3f}")
