@@ -332,6 +332,8 @@ def flag_cause(v) -> str:
         return "score ruled wrong on digits read unclearly"
     if v.doubt.startswith("a slip in review may be table"):
         return "a slip in review may be at its table"
+    if v.doubt.startswith("this slip and table") and "each other's table numbers" in v.doubt:
+        return "two slips' tables may be swapped"
     if v.doubt.endswith("has no slip and this one may be its"):
         return "may be a table no slip names"
     if v.doubt.startswith("table unreadable"):

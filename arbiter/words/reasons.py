@@ -101,6 +101,9 @@ _PIECES: tuple[tuple[re.Pattern[str], Any], ...] = (
     (re.compile(r"^(?:decoder: )?a slip in review may be table (\d+)'s$"),
      lambda m, lang: (f"a slip still to be checked may be table {m[1]}'s" if lang == EN
                       else f"un fluturaș încă neverificat poate fi al mesei {m[1]}")),
+    (re.compile(r"^(?:decoder: )?this slip and table (\d+)'s may have each other's table numbers$"),
+     lambda m, lang: (f"this slip and table {m[1]}'s may have each other's table numbers" if lang == EN
+                      else f"acest fluturaș și cel al mesei {m[1]} pot avea numerele meselor inversate")),
     (re.compile(r"^(?:decoder: )?table (\d+) has no slip and this one may be its$"),
      lambda m, lang: (f"table {m[1]} has no slip yet, and this one may be its" if lang == EN
                       else f"masa {m[1]} nu are încă fluturaș, iar acesta poate fi al ei")),

@@ -31,8 +31,9 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]],
     `table.second`): two slips sure of one table both keep it, and go to review. A slip whose ink
     names mostly a table filed already is never moved off it (the same paper scanned again).
     Last, a slip goes to review when another slip most likely names its table too, decided or in
-    review, when its own ink may name a table a colliding slip may be at (`hold_contested`), or a
-    seated table no slip of the pile names (`hold_unclaimed`): there the seating cannot vouch for it."""
+    review, when its own ink may name a table a colliding slip may be at (`hold_contested`), a
+    seated table no slip of the pile names (`hold_unclaimed`), or the table of a slip whose ink may
+    name its own (`hold_swappable`): there the seating cannot vouch for it."""
     verdicts = [decoder.decode(r) for r in records]
     if not verdicts:
         return []
@@ -57,7 +58,7 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]],
         if not v.held:
             verdicts[i] = _hold(v, f"another slip of this round also claims table {v.best.reading.table}")
     unclaimed = set(decoder.k.tables) - set(count) - taken
-    return hold_unclaimed(hold_contested(verdicts, rows, colliding), rows, unclaimed)
+    return hold_swappable(hold_unclaimed(hold_contested(verdicts, rows, colliding), rows, unclaimed), rows)
 
 
 # A table at least this share of a slip's own ink names may be the one it belongs to. Seen on
@@ -109,4 +110,26 @@ def hold_unclaimed(verdicts: list[Verdict], own: list[dict[int | None, float]], 
         maybe = [] if v.held else sorted(u for u in unclaimed if own[i].get(u, 0.0) >= CONTESTED)
         if maybe:
             out[i] = _hold(v, f"table {maybe[0]} has no slip and this one may be its")
+    return out
+
+
+def hold_swappable(verdicts: list[Verdict], own: list[dict[int | None, float]]) -> list[Verdict]:
+    """Send to review each slip whose ink may name (at least CONTESTED) the table of another slip
+    whose ink may name its own: the two may be swapped, each player credited with the other's
+    move (RULES.md §2). A slip in review counts, as it will be filed at the table it names.
+
+    No slip collides and no table is left without a slip, so the seating has nothing to weigh but
+    the two inks, and a digit the reader misreads the same way on both slips (a 4 read 9 on table
+    24, a 9 read 4 on table 29, both 95 % sure on a hand never seen) swaps two players' moves."""
+    claims = {v.best.reading.table: j for j, v in enumerate(verdicts) if v.best.reading.table is not None}
+    out = list(verdicts)
+    for i, v in enumerate(verdicts):
+        t = v.best.reading.table
+        if v.held or t is None:
+            continue
+        for u, p in own[i].items():
+            j = claims.get(u)
+            if j is not None and j != i and u != t and p >= CONTESTED and own[j].get(t, 0.0) >= CONTESTED:
+                out[i] = _hold(v, f"this slip and table {u}'s may have each other's table numbers")
+                break
     return out

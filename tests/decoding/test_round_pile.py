@@ -166,3 +166,25 @@ def _veto_of(dec, slip: dict, table: int) -> list[str]:
     ink = slip_ink(slip)
     f = ink.fields["table"]
     return [_veto_text(v) for v in _field_veto("table", f, _number(table, f), ink.classes, dec.p.ink)]
+
+
+def test_RULES_2_two_slips_that_may_have_each_others_tables_both_go_to_review(dec):
+    """Seen on held-out hands in a room of 100: table 24 read 29 (its 4 read 9 at 0.94) and table 29
+    read 24 (its 9 read 4 at 0.95). Nothing collides and no table lacks a slip, so the seating had
+    only the two inks, and the first was decided for table 29 at 0.9998: two players' moves swapped."""
+    four_read_nine = record(1, 9, 26, "H4", "MODEL", doubts={("table", 0): ("4", 0.03)})
+    nine_read_four = record(1, 4, 20, "H8", "MODEL", doubts={("table", 0): ("9", 0.03)})
+    everyone_else = [record(1, t, 26, "H4", "MODEL") for t in range(1, 17) if t not in (4, 9)]
+    first, second, *others = decode_round(dec, [four_read_nine, nine_read_four, *everyone_else])
+    assert all(v.decided for v in others)
+    assert not first.decided and not second.decided
+    assert first.held == "this slip and table 4's may have each other's table numbers"
+    assert second.held == "this slip and table 9's may have each other's table numbers"
+    # one ink sure of its table settles both: a swap would need it misread too
+    sure_nine = record(1, 9, 26, "H4", "MODEL", doubts={("table", 0): ("4", 0.001)})
+    first, second, *_ = decode_round(dec, [sure_nine, nine_read_four, *everyone_else])
+    assert first.decided and first.best.reading.table == 9
+    assert second.decided and second.best.reading.table == 4
+    # the calibration, deciding nothing, still sees both held
+    unsure, *_ = decode_round(undeciding(dec), [four_read_nine, nine_read_four, *everyone_else])
+    assert unsure.held.startswith("this slip and table 4's")

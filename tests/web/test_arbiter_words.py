@@ -156,6 +156,8 @@ def test_the_rulings_in_the_rulebooks_words():
         "un fluturaș încă neverificat poate fi al mesei 14"
     assert words.review_reason("decoder: table 99 has no slip and this one may be its") == \
         "masa 99 nu are încă fluturaș, iar acesta poate fi al ei"
+    assert words.review_reason("decoder: this slip and table 29's may have each other's table numbers") == \
+        "acest fluturaș și cel al mesei 29 pot avea numerele meselor inversate"
     assert words.review_reason("decoder: ruled incorrect on a word read unclearly: its letters 0.089 sure "
                                "(table 2, 15C UEOZBOSU, declared 62)") == \
         "cuvântul nu se citește clar (literele sigure 9 %): verificați-l înainte de a-l declara incorect"
