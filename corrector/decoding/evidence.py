@@ -30,6 +30,12 @@ FIELDS = {"round": ("tur", "round"), "table": ("masa", "table"), "score": ("punc
 HOLDS = {"round": "0123456789", "table": "0123456789", "score": "0123456789",
          "word": "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "position": "ABCDEFGHIJKLMNO0123456789"}
 LOOKALIKES = (("O", "0"), ("I", "1"), ("Z", "2"), ("S", "5"), ("G", "6"), ("B", "8"))
+# A position is one column letter and the row's digits, the letter at one end (H4, 10H). Where an
+# end box is clearly a letter that looks like no digit (under NOT_A_DIGIT of its mass on the digits
+# and on O, I, Z, S, G, B), the other boxes are the row's digits: their I is a 1 and their O a 0,
+# as an arbiter reads `L I` for L1. An end box that may be I, O, G or B (1I or I1?) settles nothing.
+DIGITS = "0123456789"
+NOT_A_DIGIT = 0.01
 FLOOR = 1e-6      # no class is ever impossible: a box the reader is sure of can still be wrong
 TYPED = 1 - 1e-4
 BLANK_BY_INK = ((0.02, 0.6), (0.035, 0.2), (0.05, 0.02))  # (inked share below, chance the box is blank)
@@ -217,11 +223,13 @@ def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: flo
 
     def rows(own: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """(log-probabilities after the confusion mix, the reader's own) of boxes read `own`."""
-        reader_logp = np.stack([_log(fold_lookalikes(p, classes, holds)) for p in own])
-        mixed = np.stack([_log(fold_lookalikes(confusion.mix(p), classes, holds)) for p in own]) if mixing else reader_logp
+        reader_logp = np.stack([_log(fold_lookalikes(p, classes, h)) for p, h in zip(own, each)])
+        mixed = (np.stack([_log(fold_lookalikes(confusion.mix(p), classes, h)) for p, h in zip(own, each)])
+                 if mixing else reader_logp)
         return mixed, reader_logp
 
     own = [box_distribution(c, classes) for c in chars]
+    each = box_holds(own, classes, holds)
     logp, reader_logp = rows(own)
     marks = np.array([_mark(c, decided_p, undecided_p, mark_doubt, mark_scores) for c in chars])
     circled = [False] + [_circled(c) for c in chars[:-1]]
@@ -235,6 +243,20 @@ def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: flo
     return FieldInk(logp, marks, text, np.array([blank_chance(c.get("ink"), after) for c, after in zip(chars, circled)]),
                     reader_logp if mixing else None, gap, written, as_written_logp,
                     as_written_reader_logp if mixing else None, own_share)
+
+
+def box_holds(own: list[np.ndarray], classes: str, holds: str | None) -> list[str | None]:
+    """What each box of a field can hold: the field's `holds`, except in a position whose one end
+    box is clearly a letter that looks like no digit (`NOT_A_DIGIT`), where the other boxes hold digits."""
+    each: list[str | None] = [holds] * len(own)
+    if holds != HOLDS["position"] or len(own) < 2:
+        return each
+    digit_like = [i for i in (classes.find(c) for c in DIGITS + "".join(a for a, _ in LOOKALIKES)) if i >= 0]
+    clear = [float(p[digit_like].sum()) < NOT_A_DIGIT * float(p.sum()) for p in (own[0], own[-1])]
+    if clear[0] != clear[1]:
+        letter = 0 if clear[0] else len(own) - 1
+        each = [holds if i == letter else DIGITS for i in range(len(own))]
+    return each
 
 
 def _own_shares(own: list[np.ndarray], classes: str, holds: str) -> np.ndarray:

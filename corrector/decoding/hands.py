@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from .evidence import HOLDS, FieldInk, SlipInk, box_distribution, fold_lookalikes, record_classes, record_fields
+from .evidence import (HOLDS, FieldInk, SlipInk, box_distribution, box_holds, fold_lookalikes, record_classes,
+                       record_fields)
 from .likelihood import LETTERS
 
 LEARNT_FIELDS = ("word", "position")
@@ -136,8 +137,9 @@ def best_classes(record: Mapping[str, Any], name: str) -> str:
     chars = item.get("chars") if isinstance(item, Mapping) else None
     if not chars:
         return ""
-    return "".join(classes[int(np.argmax(fold_lookalikes(box_distribution(c, classes), classes, HOLDS[name])))]
-                   for c in chars)
+    own = [box_distribution(c, classes) for c in chars]
+    return "".join(classes[int(np.argmax(fold_lookalikes(p, classes, h)))]
+                   for p, h in zip(own, box_holds(own, classes, HOLDS[name])))
 
 
 def _in_hand(f: FieldInk, h: np.ndarray) -> FieldInk:

@@ -181,10 +181,27 @@ def test_RULES_2_two_slips_that_may_have_each_others_tables_both_go_to_review(de
     assert first.held == "this slip and table 4's may have each other's table numbers"
     assert second.held == "this slip and table 9's may have each other's table numbers"
     # one ink sure of its table settles both: a swap would need it misread too
-    sure_nine = record(1, 9, 26, "H4", "MODEL", doubts={("table", 0): ("4", 0.001)})
+    sure_nine = record(1, 9, 26, "H4", "MODEL", doubts={("table", 0): ("4", 0.0003)})
     first, second, *_ = decode_round(dec, [sure_nine, nine_read_four, *everyone_else])
     assert first.decided and first.best.reading.table == 9
     assert second.decided and second.best.reading.table == 4
     # the calibration, deciding nothing, still sees both held
     unsure, *_ = decode_round(undeciding(dec), [four_read_nine, nine_read_four, *everyone_else])
     assert unsure.held.startswith("this slip and table 4's")
+
+
+def test_RULES_2_one_ink_unsure_of_its_table_and_a_slip_that_may_be_its_go_to_review(dec):
+    """Seen on held-out hands in a room of 16: table 1's slip read 2 (2 at 0.62, 1 at 0.14) and
+    table 2's read 1 (2 at 0.0047), each decided for the other's table at 0.998-0.999."""
+    two_or_one = record(1, 2, 26, "H4", "MODEL", doubts={("table", 0): ("1", 0.18)})
+    one_nearly_sure = record(1, 1, 20, "H8", "MODEL", doubts={("table", 0): ("2", 0.0047)})
+    everyone_else = [record(1, t, 26, "H4", "MODEL") for t in range(3, 17)]
+    first, second, *others = decode_round(dec, [two_or_one, one_nearly_sure, *everyone_else])
+    assert all(v.decided for v in others)
+    assert first.held == "this slip and table 1's may have each other's table numbers"
+    assert second.held == "this slip and table 2's may have each other's table numbers"
+    # a table 1 whose ink gives 2 nothing: the pile settles the unsure slip at table 2
+    one_sure = record(1, 1, 20, "H8", "MODEL")
+    first, second, *_ = decode_round(dec, [two_or_one, one_sure, *everyone_else])
+    assert first.decided and first.best.reading.table == 2
+    assert second.decided and second.best.reading.table == 1
