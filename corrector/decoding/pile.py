@@ -65,8 +65,8 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]],
 # held-out hands in a room of 100: table 99 read 79 (its 9 read 7, 9 at 0.02) collided with table
 # 79's own slip, while table 29 read 99 (2 at 0.007) was decided for 99, which no other slip claimed.
 CONTESTED = 0.005
-# Two slips may carry each other's tables when each ink gives the other's table at least this and
-# the two shares together are as likely as two contested readings (`hold_swappable`).
+# Two slips may carry each other's tables (`hold_swappable`) when one ink gives the other's table
+# at least UNSURE (it is decided by the seating, not by its ink) and the other at least SWAP_EDGE.
 SWAP_EDGE = 0.001
 UNSURE = 0.1
 # A slip whose ink allows more tables than this (its table box empty or unreadable) is filed by the
@@ -119,16 +119,16 @@ def hold_unclaimed(verdicts: list[Verdict], own: list[dict[int | None, float]], 
 
 def hold_swappable(verdicts: list[Verdict], own: list[dict[int | None, float]]) -> list[Verdict]:
     """Send to review each slip whose ink may name the table of another slip whose ink may name
-    its own (`own`: each slip's own table posterior; each share at least SWAP_EDGE, their product
-    at least CONTESTED², as likely as two contested readings): the two may be swapped, each player
-    credited with the other's move (RULES.md §2). A slip in review counts, as it will be filed at
-    the table it names.
+    its own (`own`: each slip's own table posterior): both shares at least CONTESTED, or one ink
+    unsure of its table (at least UNSURE to the other's) and the other not ruling it out (at least
+    SWAP_EDGE). The two may be swapped, each player credited with the other's move (RULES.md §2).
+    A slip in review counts, as it will be filed at the table it names.
 
     No slip collides and no table is left without a slip, so the seating has nothing to weigh but
-    the two inks, and a digit the reader misreads the same way on both slips (a 4 read 9 on table
-    24, a 9 read 4 on table 29, both 95 % sure on a hand never seen) swaps two players' moves. The
-    product, not each share, since one ink unsure of its table is as telling as two a little
-    unsure: table 1's slip read 2 (1 at 0.18) and table 2's read 1 (2 at 0.0047) were swapped."""
+    the two inks: a digit the reader misreads the same way on both slips (a 4 read 9 on table 24,
+    a 9 read 4 on table 29, both 95 % sure on a hand never seen), or one slip torn between two
+    tables settled by another slip misread for sure (table 1's read 2, 1 at 0.18; table 2's read
+    1, 2 at 0.0047), swaps two players' moves."""
     claims = {v.best.reading.table: j for j, v in enumerate(verdicts) if v.best.reading.table is not None}
     out = list(verdicts)
     for i, v in enumerate(verdicts):
