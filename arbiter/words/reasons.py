@@ -117,7 +117,28 @@ _PIECES: tuple[tuple[re.Pattern[str], Any], ...] = (
 _DECODER = re.compile(r"^decoder: ([\d.]+) sure of ")
 ASKED = "under the confidence asked for"  # a decided slip less sure than `round scan --threshold` asked
 _AGAINST_BOXES = re.compile(r"boxes ([^;]+)")
+# What the ink rules out (the decoder's veto, one box a piece): "word[3] reads O, not D",
+# "score[2] is written (7) but the reading leaves it out", "round[1] would need 2 where nothing is written"
+_VETO = re.compile(r"^(?:.*but the ink rules it out: )?([a-z_]+)\[(\d+)\] (?:reads (.+), not (\S+)"
+                   r"|is written \((.*)\) but the reading leaves it out|would need (\S+) where nothing is written)$")
 _BOX = re.compile(r"([a-z_]+)\[\d+\]")
+
+
+def _veto(piece: str, lang: str) -> str | None:
+    """One box the ink rules out, in the arbiter's words; None for any other piece."""
+    m = _VETO.match(piece)
+    if not m:
+        return None
+    name, box, seen, needed, written, missing = m.groups()
+    if lang == EN:
+        where = f"box {box} of the {field(name, EN)}"
+        if seen is not None:
+            return f"{where} reads {seen.replace(', ', ' or ')}, not {needed}"
+        return f"{where} is written ({written}) but left out" if written is not None else f"{where} is empty, not {missing}"
+    where = f"căsuța {box} a {genitive(name)}"
+    if seen is not None:
+        return f"{where} se citește {seen.replace(', ', ' sau ')}, nu {needed}"
+    return f"{where} e scrisă ({written}), dar citirea o omite" if written is not None else f"{where} e goală, nu {missing}"
 
 
 def _decoder(text: str, lang: str) -> str:
@@ -134,6 +155,10 @@ def _decoder(text: str, lang: str) -> str:
         parts.append("below the confidence asked for at the scan" if lang == EN else "sub pragul de încredere cerut la scanare")
     if "the ink alone reads" in text:
         parts.append("the ink alone gives another ruling" if lang == EN else "cerneala singură dă altă decizie")
+    vetoes = [v for v in (_veto(p, lang) for p in text.split("; ")) if v]
+    if vetoes:
+        parts.append(("the handwriting says otherwise: " if lang == EN else "scrisul arată altceva: ")
+                     + ", ".join(vetoes))
     if not parts:
         parts.append("the reading is unsure" if lang == EN else "citirea este nesigură")
     return f"{head}: {'; '.join(parts)}" if head else "; ".join(parts)
@@ -151,7 +176,7 @@ def review_reason(reason: str | None, lang: str = RO) -> str:
         piece = pieces[i]
         if _DECODER.match(piece):  # the decoder's doubt runs on over its own "; against …" pieces
             j = i + 1
-            while j < len(pieces) and (pieces[j].startswith("against ") or pieces[j].startswith("the ink alone")):
+            while j < len(pieces) and (pieces[j].startswith(("against ", "the ink alone")) or _VETO.match(pieces[j])):
                 j += 1
             out.append(_decoder("; ".join(pieces[i:j]), lang))
             i = j

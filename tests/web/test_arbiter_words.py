@@ -158,6 +158,14 @@ def test_the_rulings_in_the_rulebooks_words():
         "masa 99 nu are încă fluturaș, iar acesta poate fi al ei"
     assert words.review_reason("decoder: this slip and table 29's may have each other's table numbers") == \
         "acest fluturaș și cel al mesei 29 pot avea numerele meselor inversate"
+    # what the ink rules out, every box of it, never in the program's words
+    assert words.review_reason("decoder: 0.999 sure of valid 32 (table 26, J5 LUDIC, declared 32), but the ink "
+                               "rules it out: word[3] reads O, not D; score[2] reads 7, 1, not 2; unsure: word") == \
+        ("sigur 100 %: scrisul arată altceva: căsuța 3 a cuvântului se citește O, nu D, căsuța 2 a punctajului "
+         "se citește 7 sau 1, nu 2; nesigur: depunere")
+    assert words.review_reason("decoder: 0.990 sure of valid 9 (table 2, H4 MODEL, declared 9), but the ink rules it "
+                               "out: score[2] is written (7) but the reading leaves it out") == \
+        "sigur 99 %: scrisul arată altceva: căsuța 2 a punctajului e scrisă (7), dar citirea o omite"
     assert words.review_reason("decoder: ruled incorrect on a word read unclearly: its letters 0.089 sure "
                                "(table 2, 15C UEOZBOSU, declared 62)") == \
         "cuvântul nu se citește clar (literele sigure 9 %): verificați-l înainte de a-l declara incorect"
