@@ -27,14 +27,14 @@ FIELDS = {"round": ("tur", "round"), "table": ("masa", "table"), "score": ("punc
 # so a clear S read as 5 is not ruled out as an S. Weight on a class without a look-alike stays
 # where it is: it never makes any letter plausible. A position holds digits and the rows A-O, so its
 # S is a 5 and its Z a 2.
-HOLDS = {"round": "0123456789", "table": "0123456789", "score": "0123456789",
-         "word": "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "position": "ABCDEFGHIJKLMNO0123456789"}
+DIGITS = "0123456789"
+HOLDS = {"round": DIGITS, "table": DIGITS, "score": DIGITS,
+         "word": "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "position": "ABCDEFGHIJKLMNO" + DIGITS}
 LOOKALIKES = (("O", "0"), ("I", "1"), ("Z", "2"), ("S", "5"), ("G", "6"), ("B", "8"))
 # A position is one column letter and the row's digits, the letter at one end (H4, 10H). Where an
 # end box is clearly a letter that looks like no digit (under NOT_A_DIGIT of its mass on the digits
 # and on O, I, Z, S, G, B), the other boxes are the row's digits: their I is a 1 and their O a 0,
 # as an arbiter reads `L I` for L1. An end box that may be I, O, G or B (1I or I1?) settles nothing.
-DIGITS = "0123456789"
 NOT_A_DIGIT = 0.01
 FLOOR = 1e-6      # no class is ever impossible: a box the reader is sure of can still be wrong
 TYPED = 1 - 1e-4

@@ -137,9 +137,10 @@ def hold_swappable(verdicts: list[Verdict], own: list[dict[int | None, float]]) 
             continue
         for u, p in own[i].items():
             j = claims.get(u)
-            back = own[j].get(t, 0.0) if j is not None else 0.0
-            weak, strong = min(p, back), max(p, back)
-            if j != i and u != t and (weak >= CONTESTED or (weak >= SWAP_EDGE and strong >= UNSURE)):
+            if j is None or j == i or u == t:
+                continue
+            weak, strong = sorted((p, own[j].get(t, 0.0)))
+            if weak >= CONTESTED or (weak >= SWAP_EDGE and strong >= UNSURE):
                 out[i] = _hold(v, f"this slip and table {u}'s may have each other's table numbers")
                 break
     return out

@@ -259,7 +259,7 @@ def test_RULES_3_a_row_digit_written_as_its_look_alike_letter_is_the_digit(acros
     assert np.exp(ink.fields["position"].logp[1, CLASSES.index("0")]) > 0.99
 
 
-def test_a_position_whose_letter_may_be_a_digit_keeps_its_look_alike_letters(across_model):
+def test_RULES_3_a_position_whose_letter_may_be_a_digit_keeps_its_look_alike_letters(across_model):
     """`G1I`: the G may be a 6 in some hands and the last box an I, so neither end is surely the
     column letter; the I is not taken for a 1, and G11 is not decided over the ink."""
     rec = _position_box(record(2, 7, 12, "G11", "ME"), 2, {"I": 0.995, "1": 0.001})
