@@ -35,6 +35,7 @@ from .likelihood import (LETTERS, ROWS, alignments, kbest, number_kbest, number_
                          position_logliks, string_loglik, words_loglik)
 from .priors import Priors, load_priors
 from . import spelling
+from .strokes import allow_pairs
 
 MovePart = tuple[str, str, tuple[int, ...], "int | None"]  # position, word, jokers, declared score
 
@@ -731,6 +732,8 @@ def _field_veto(name: str, f: FieldInk, text: str, classes: str, ink: Mapping[st
         return []
     if allowed is None:
         allowed = _allowed(f, ink, share) if f.boxes else np.zeros((0, len(classes)), bool)
+    if name == "position" and f.boxes:  # a bare stroke is an I or a 1 by where it stands (`strokes`)
+        allowed = allow_pairs(allowed, f, text, classes)
     blank = f.blank if f.blank is not None else np.zeros(f.boxes)
     best: list[tuple[str, int, str, str]] | None = None
     for rows, _ in alignments(f, len(text)) if f.boxes else [([], 0.0)]:

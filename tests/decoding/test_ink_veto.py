@@ -12,6 +12,7 @@ import pytest
 
 from corrector.decoding import SlipDecoder
 from corrector.decoding.evidence import CLASSES, plausible, slip_ink
+from corrector.decoding.strokes import allow_pairs, twins
 from tests.decoding.helpers import crafted_box, decoder, record
 
 WORDS = {"ARDEIIND", "NU", "ARDE", "DAR", "RAD", "IED", "DIN", "ERA", "AER", "RADE", "DIE"}
@@ -259,11 +260,35 @@ def test_RULES_3_a_row_digit_written_as_its_look_alike_letter_is_the_digit(acros
     assert np.exp(ink.fields["position"].logp[1, CLASSES.index("0")]) > 0.99
 
 
-def test_RULES_3_a_position_whose_letter_may_be_a_digit_keeps_its_look_alike_letters(across_model):
-    """`G1I`: the G may be a 6 in some hands and the last box an I, so neither end is surely the
-    column letter; the I is not taken for a 1, and G11 is not decided over the ink."""
+def test_RULES_3_a_stroke_is_the_row_digit_where_only_the_digit_makes_a_square(across_model):
+    """`G1I`: the G may be a 6 in some hands, so no end box is surely the column letter and the I
+    stays an I in the ink's reading; but no square is written G1I, 61I or 611, and G11 is the only
+    one with these strokes: the I is its 1, as an arbiter reads it, and G11 is decided."""
     rec = _position_box(record(2, 7, 12, "G11", "ME"), 2, {"I": 0.995, "1": 0.001})
     v = across_model.decode(rec)
-    assert not v.decided and ("position", 2) in v.ruled_out
+    assert v.decided and v.ruled_out == () and v.best.reading.position == "G11"
+    assert v.best.outcome.status == "valid" and v.best.outcome.credited == 12
     ink = slip_ink(rec)
     assert np.exp(ink.fields["position"].logp[2, CLASSES.index("I")]) > 0.99
+
+
+def test_RULES_3_a_stroke_read_as_a_digit_is_the_row_letter_when_the_square_needs_it(across_model):
+    """`17 ME`: a bare stroke read 1 (0.996) before a 7; a position has a letter, and I7 is the
+    only square written with these strokes, so the reader's 1 is the row I and I7 ME is decided."""
+    v = across_model.decode(_position_box(record(2, 7, 14, "I7", "ME"), 0, {"1": 0.996, "I": 0.002}))
+    assert v.decided and v.ruled_out == ()
+    assert v.best.reading.position == "I7" and v.best.outcome.status == "valid" and v.best.outcome.credited == 14
+
+
+def test_RULES_3_two_squares_of_the_same_strokes_are_told_apart_by_the_reader_alone(across_model):
+    """I1 (across) and 1I (down) are written with the same two strokes: only the square the reader's
+    own reading prefers borrows the other stroke, so an inverted position is never decided on it."""
+    rec = record(2, 7, 14, "I1", "ME")
+    rec = _position_box(_position_box(rec, 0, {"I": 0.995, "1": 0.004}), 1, {"1": 0.995, "I": 0.004})
+    f = slip_ink(rec).fields["position"]
+    strict = plausible(f.ink_logp, 0.99, 0.01)
+    assert twins("I1") == ["1I"] and twins("I7") == [] and twins("G11") == []
+    assert (allow_pairs(strict, f, "1I", CLASSES) == strict).all()  # the reader reads I1: 1I borrows nothing
+    eased = allow_pairs(strict, f, "I1", CLASSES)
+    assert eased[0, CLASSES.index("1")] and eased[1, CLASSES.index("I")]
+    assert not strict[0, CLASSES.index("1")] and not eased[0, CLASSES.index("G")]
