@@ -54,8 +54,8 @@ def test_overruling_asks_at_least_as_much_as_agreeing_and_its_own_wrong_slips_mo
 
 
 def test_no_threshold_is_stored_below_the_floor_however_clean_the_piles(bench):
-    """Piles whose surest wrong slip is at 0.59 would ask 0.69 with the margin; the floor (0.85 by
-    default) asks more, and a pile that asks more than the floor keeps its own threshold."""
+    """Piles whose surest wrong slip is at 0.59 would ask 0.69 with the margin; a floor of 0.85 (the
+    default before `FLOOR`) asks more, and a pile that asks more than the floor keeps its own threshold."""
     piles = [[slip(0.99), slip(0.80), slip(0.59, right=False)]]
     assert bench.thresholds_over(piles, 0.5, 0.25)[0] == pytest.approx(0.590001 + 0.25 * (1 - 0.590001))
     assert bench.thresholds_over(piles, 0.85, 0.25) == (0.85, 0.85)
