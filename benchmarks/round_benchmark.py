@@ -660,7 +660,7 @@ def main() -> int:
     ap.add_argument("--calibrate", action="store_true", help="fit the confusions, priors and threshold (calibration fonts only)")
     ap.add_argument("--passes", type=int, default=2, help="--calibrate: passes of the coordinate search over PRIOR_GRID")
     ap.add_argument("--floor", type=float, default=FLOOR,
-                    help="lowest threshold --calibrate may store, however clean the calibration piles (FLOOR)")
+                    help="lowest threshold --calibrate may store, however clean the calibration piles (%(default)s: FLOOR)")
     ap.add_argument("--margin", type=float, default=0.25,
                     help="--calibrate moves the threshold this share of the way from the last wrong slip to 1")
     ap.add_argument("--hold", type=Path, action="append", default=[],

@@ -117,6 +117,9 @@ def position_strings() -> list[str]:
     return out
 
 
+SQUARES = frozenset(position_strings())  # the squares a slip can name (N5, never N05)
+
+
 def position_logliks(ink: FieldInk, classes: str) -> dict[str, float]:
     return {text: string_loglik(ink, text, classes) for text in position_strings()}
 

@@ -22,9 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .knowledge import LegalMove
-from .likelihood import position_strings
-
-SQUARES = frozenset(position_strings())  # the squares a slip can name (N5, never N05)
+from .likelihood import SQUARES
 
 
 @dataclass(frozen=True)

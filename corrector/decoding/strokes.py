@@ -11,20 +11,14 @@ not paired here (`1G` read `I6` at 0.9954 stays ruled out)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
 
 import numpy as np
 
-from .evidence import FieldInk
-from .likelihood import position_strings, string_loglik
+from .evidence import LOOKALIKES, FieldInk
+from .likelihood import SQUARES, string_loglik
 
-PAIRS = (("I", "1"), ("O", "0"))
+PAIRS = tuple(pair for pair in LOOKALIKES if pair[0] in "IO")  # the look-alikes of one same stroke
 PARTNER = {a: b for pair in PAIRS for a, b in (pair, pair[::-1])}
-
-
-@lru_cache(maxsize=1)
-def _squares() -> frozenset[str]:
-    return frozenset(position_strings())
 
 
 def twins(text: str) -> list[str]:
@@ -33,7 +27,7 @@ def twins(text: str) -> list[str]:
     for ch in text:
         options = (ch, PARTNER[ch]) if ch in PARTNER else (ch,)
         spellings = [s + c for s in spellings for c in options]
-    return [s for s in spellings if s != text and s in _squares()]
+    return [s for s in spellings if s != text and s in SQUARES]
 
 
 def allow_pairs(allowed: np.ndarray, f: FieldInk, text: str, classes: str) -> np.ndarray:
