@@ -695,9 +695,10 @@ class SlipDecoder:
         a reading whose box holds, by the reader's own calibrated distribution, something else
         (a one-letter invalid word, a one-digit score change, one wrong sign: RULES.md §3).
         A reading `overruling` the ruling on the ink's own best reading needs more: each of its
-        characters at least `ink.overrule_share` of its box's best class. A reader lost on a box
-        (an I read J 0.48, L 0.19, Z 0.09) leaves U at 1 %, enough for a legal move to outvote a
-        one-letter invalid word (OLIT credited as OLUT at 0.9989 on the calibration hands)."""
+        characters at least `ink.overrule_share` of the best class its box can hold (a letter in a
+        score box is none). A reader lost on a box (an I read J 0.48, L 0.19, Z 0.09) leaves U at
+        1 %, enough for a legal move to outvote a one-letter invalid word (OLIT credited as OLUT at
+        0.9989 on the calibration hands)."""
         texts = {"position": r.position, "word": r.word, "score": _number(r.score, ink.fields["score"])}
         if "table" not in ink.qr:
             texts["table"] = _number(r.table, ink.fields["table"])
@@ -760,7 +761,7 @@ def _allowed(f: FieldInk, ink: Mapping[str, float], share: float = 0.0) -> np.nd
     `ink`: the best classes covering `plausible_mass`, any at `floor` or above), or the player's
     hand lends it (`FieldInk.lent`)."""
     mass, floor = float(ink.get("plausible_mass", 1.0)), float(ink.get("floor", 0.0))
-    allowed = plausible(f.ink_logp, mass, floor, share)
+    allowed = plausible(f.ink_logp, mass, floor, share, f.holds)
     return allowed if f.lent is None else allowed | f.lent
 
 

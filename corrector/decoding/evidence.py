@@ -71,6 +71,9 @@ class FieldInk:
     # `[i, k]`: classes the player's hand lends box i although the reader's own distribution rules
     # them out (`hands.py`): the ink rule lets the box hold them, the ink's own reading stays the reader's
     lent: np.ndarray | None = None
+    # `[i, k]`: whether box i can hold class k at all (`HOLDS`, `box_holds`): a V read in a score box
+    # is no class the player wrote there, so it is no box's best class (`plausible`'s share)
+    holds: np.ndarray | None = None
 
     @property
     def ink_logp(self) -> np.ndarray:
@@ -140,11 +143,15 @@ def box_distribution(char: Mapping[str, Any], classes: str) -> np.ndarray:
     return p / max(p.sum(), 1e-12)
 
 
-def plausible(logp: np.ndarray, mass: float, floor: float, share: float = 0.0) -> np.ndarray:
+def plausible(logp: np.ndarray, mass: float, floor: float, share: float = 0.0,
+              holds: np.ndarray | None = None) -> np.ndarray:
     """`[i, k]`: whether the ink lets box i hold class k — k is among the box's best classes that
     together cover `mass` of its probability, or has at least `floor` on its own (priors.json
-    `ink`); and, when `share` is given, k has at least that share of the box's best class. The
-    decoder never decides on a reading that needs a class its box rules out."""
+    `ink`); and, when `share` is given, k has at least that share of the best class the box can
+    hold (`holds`, `[i, k]`; every class where None). The decoder never decides on a reading that
+    needs a class its box rules out. A 2 some hand writes so that the reader names it V 0.86, 2 0.10
+    (with Z's share folded in), the other digits under 0.01, is its score box's best digit: the V
+    makes it no less a 2 to an arbiter, where a 7 beside the 2 at 0.04 stays ruled out."""
     p = np.exp(logp)
     if mass >= 1.0 or p.size == 0:
         return np.ones(p.shape, bool)
@@ -154,7 +161,10 @@ def plausible(logp: np.ndarray, mass: float, floor: float, share: float = 0.0) -
     out = np.zeros(p.shape, bool)
     np.put_along_axis(out, order, before < mass, axis=1)
     out |= p >= floor
-    return out & (p >= share * p.max(axis=1, keepdims=True)) if share > 0 else out
+    if share <= 0:
+        return out
+    best = (p if holds is None else np.where(holds, p, 0.0)).max(axis=1, keepdims=True)
+    return out & (p >= share * np.where(best > 0, best, p.max(axis=1, keepdims=True)))
 
 
 def _log(p: np.ndarray) -> np.ndarray:
@@ -242,7 +252,7 @@ def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: flo
     own_share = _own_shares(own, classes, holds) if holds else None
     return FieldInk(logp, marks, text, np.array([blank_chance(c.get("ink"), after) for c, after in zip(chars, circled)]),
                     reader_logp if mixing else None, gap, written, as_written_logp,
-                    as_written_reader_logp if mixing else None, own_share)
+                    as_written_reader_logp if mixing else None, own_share, holds=holdable(each, classes))
 
 
 def box_holds(own: list[np.ndarray], classes: str, holds: str | None) -> list[str | None]:
@@ -257,6 +267,11 @@ def box_holds(own: list[np.ndarray], classes: str, holds: str | None) -> list[st
         letter = 0 if clear[0] else len(own) - 1
         each = [holds if i == letter else DIGITS for i in range(len(own))]
     return each
+
+
+def holdable(each: list[str | None], classes: str) -> np.ndarray:
+    """`[i, k]`: whether box i can hold class k, from what each box can hold (None: any class)."""
+    return np.array([[h is None or c in h for c in classes] for h in each], bool).reshape(len(each), len(classes))
 
 
 def _own_shares(own: list[np.ndarray], classes: str, holds: str) -> np.ndarray:

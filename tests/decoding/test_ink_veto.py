@@ -194,6 +194,28 @@ def test_the_share_asked_of_an_overruling_reading_is_calibrated_and_spares_a_nea
     assert allowed.tolist() == [[True, True, False, False]]
 
 
+
+def test_RULES_3_an_overruling_digit_is_weighed_against_the_best_digit_not_a_letter(dec):
+    """A score box holds digits: a 7 some hand writes so that the reader names it V 0.86 is still
+    the box's best digit, so a legal move overruling another box (its N torn with a J) is not held
+    back by the V (seen in the demo: a 2 read V 0.86, Z 0.06, 2 0.04 vetoed a sure, right ruling).
+    Where the reader puts another digit first (1 0.10, 7 0.04) the 7 stays ruled out."""
+    half = SlipDecoder(dec.k, replace(dec.p, ink={**dec.p.ink, "overrule_share": 0.5}), confusion=None)
+
+    def ruled_out(seven: dict[str, float]) -> tuple:
+        rec = _ardeiiid({"J": 0.55, "N": 0.4, "I": 0.05})
+        rec["fields"]["puncte"]["chars"][0] = crafted_box(seven)
+        v = half.decode(rec)
+        assert not v.agrees and v.best.reading.word == "ARDEIIND" and v.best.reading.score == 74
+        return v.ruled_out
+
+    assert ruled_out({"V": 0.86, "7": 0.1, "1": 0.04}) == ()
+    assert ruled_out({"V": 0.86, "1": 0.1, "7": 0.04}) == (("score", 0),)
+    holds = np.array([[False, True, True]])  # the first class is one the box cannot hold
+    p = np.log(np.array([[0.86, 0.1, 0.04]]))
+    assert plausible(p, 0.99, 0.01, share=0.5, holds=holds).tolist() == [[True, True, False]]
+    assert plausible(p, 0.99, 0.01, share=0.5).tolist() == [[True, False, False]]
+
 def test_RULES_3_a_ruling_the_confusions_lend_and_the_reader_does_not_read_needs_the_share(dec):
     """The ink alone is read from the boxes mixed with the reader's confusions, in which a box read J
     may be mostly an N: the legal move then agrees with it, and only the reader's own reading (J,
