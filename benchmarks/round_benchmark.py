@@ -490,7 +490,8 @@ PRIOR_GRID = (("free", (0.0003, 0.001, 0.003, 0.01)), ("score.wrong", (0.01, 0.0
 # digit reader of before (0.988659), kept since 2026-12-02 for the wide one as a margin its own
 # calibration does not show it needs (with the floor at 0.85 seed 3519 had 2-7 slips a pile wrong).
 FLOOR = 0.988659
-RUN = ("seed", "players", "qr", "mix", "fonts", "digits", "hand")  # what a --dump keeps for its --replay
+RUN = ("seed", "players", "qr", "mix", "fonts", "digits", "hand", "faces", "unfetched")  # what a --dump keeps
+# for its --replay; `faces`: the split's faces the slips were written in, `unfetched`: those it lacked
 _SEARCH: dict[str, Any] = {}  # the run a search's forked workers replay (set before they fork)
 
 
@@ -561,7 +562,8 @@ def fit_priors(args, priors: Priors, passes: int = 2) -> Priors:
 def report(tally: Tally, args, priors: Priors) -> None:
     pct = lambda a, b: f"{100.0 * a / b:.2f} %" if b else "n/a"  # noqa: E731
     digits = f"MNIST {mnist.part_for(args.fonts)} part" if args.digits == "mnist" else "fonts"
-    print(f"fonts {args.fonts}, digits {digits}, {args.players} seated players, "
+    print(f"fonts {args.fonts}{fonts.faces_note(args.faces, args.unfetched)}, digits {digits}, "
+          f"{args.players} seated players, "
           f"{'pre-filled slips (QR)' if args.qr else 'plain slips'}, "
           f"{'one face a player' if args.hand == 'table' else 'a face a slip'}, "
           f"{'hands forgotten' if args.forget_hands else 'hands learnt'}, mix {args.mix}, seed {args.seed}, "
@@ -606,6 +608,7 @@ def load_replay(args, path: Path) -> dict[str, Any]:
     args.replay, args.replay_piles = path, piles
     args.slips = sum(len(r) for r, _ in piles) + unmatched
     args.hand = "slip"  # dumps kept before --hand drew a face for each slip
+    args.faces = args.unfetched = None  # dumps kept before the faces were counted
     for key, value in kept.get("run", {}).items():
         setattr(args, key, value)
     return kept
@@ -707,6 +710,9 @@ def main() -> int:
     args.confusion = load_confusion(args.confusion) if args.confusion else True
     args.mark_scores = load_mark_scores(args.marks) if args.marks else True
     writers = fonts.writers(args.fonts)  # the split's Debian fonts and its fetched @fontsource faces
+    if not args.replay:
+        args.faces, args.unfetched = len(writers.groups), len(writers.missing)
+        fonts.warn_unfetched(writers, args.fonts)
     if args.model and not args.model.is_file():
         ap.error(f"--model {args.model}: no such file")
     if args.model and args.calibrate:

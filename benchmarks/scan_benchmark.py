@@ -156,8 +156,10 @@ def main() -> int:
                     help="the pages also saved as PNG files and scanned from them by this many processes, "
                          "timed from files to readings (1: not)")
     args = ap.parse_args()
+    args.writers = fonts.writers(args.fonts)  # the split's Debian fonts and its fetched @fontsource faces
     if args.finetune_demo:
         return finetune_demo(args)
+    fonts.warn_unfetched(args.writers, args.fonts)
     if args.photos:
         return photo_benchmark(args)
 
@@ -165,7 +167,7 @@ def main() -> int:
     reader = make_reader(args.reader, args.model)
     with tempfile.TemporaryDirectory() as folder:
         saved = Path(folder) if args.workers > 1 else None
-        tally, scan_seconds, _ = run(args, reader, t, fonts.writers(args.fonts).paths, args.seed, args.slips, saved=saved)
+        tally, scan_seconds, _ = run(args, reader, t, args.writers.paths, args.seed, args.slips, saved=saved)
         _report(tally, scan_seconds, reader.threshold, args)
         if saved is not None:
             print(_speed_in_workers(sorted(saved.iterdir()), args, t))
@@ -268,7 +270,7 @@ def _slip_of(reading, outlines: list[np.ndarray]) -> int | None:
 def photo_benchmark(args) -> int:
     """The same slips scanned and photographed: located, phantom slips, fields right, wrong fields accepted."""
     t = load_template(args.template)
-    font_paths = fonts.writers(args.fonts).paths
+    font_paths = args.writers.paths
     reader = make_reader(args.reader, args.model)
     rng = np.random.default_rng(args.seed)
     digits, labels = real_digits(args)
@@ -332,7 +334,9 @@ def _photo_report(scanned: Tally, photographed: Tally, extra: PhotoTally, scan_s
                   args) -> None:
     pct = lambda a, b: f"{100.0 * a / b:.2f}%" if b else "n/a"  # noqa: E731
     located = photographed.slips - photographed.slips_missed
-    print(f"reader {args.reader}, template {args.template}, fonts {args.fonts}, seed {args.seed}, threshold {threshold:.6f}")
+    faces = fonts.faces_note(len(args.writers.groups), len(args.writers.missing))
+    print(f"reader {args.reader}, template {args.template}, fonts {args.fonts}{faces}, seed {args.seed}, "
+          f"threshold {threshold:.6f}")
     print(f"phone photos        {extra.photos} ({extra.downscaled} downscaled by a messaging app); marker side at "
           f"the photo's centre {min(extra.marker_px):.0f}-{max(extra.marker_px):.0f} px (median {np.median(extra.marker_px):.0f})")
     print(f"slips located       scanned {scanned.slips - scanned.slips_missed}/{scanned.slips}; photographed "
@@ -407,7 +411,8 @@ def _score_page(tally, readings, truths, drawings, shape, n, real):
 
 def _report(tally: Tally, seconds: float, threshold: float, args) -> None:
     pct = lambda a, b: f"{100.0 * a / b:.2f}%" if b else "n/a"  # noqa: E731
-    print(f"reader {args.reader}, template {args.template}, fonts {args.fonts}, seed {args.seed}")
+    faces = fonts.faces_note(len(args.writers.groups), len(args.writers.missing))
+    print(f"reader {args.reader}, template {args.template}, fonts {args.fonts}{faces}, seed {args.seed}")
     print(f"slips               {tally.slips} ({tally.slips_missed} not located)")
     print(f"characters right    {pct(tally.chars - tally.char_errors, tally.chars)} of {tally.chars}")
     print(f"fields right        {pct(tally.fields_right, tally.fields)} of {tally.fields}")

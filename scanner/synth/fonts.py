@@ -6,6 +6,7 @@ which fonts the reader has never seen. install.sh installs their packages.
 from __future__ import annotations
 
 import glob
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -137,6 +138,23 @@ def writers(split: str, script_weight: float = 1.0) -> FontSet:
     extra = tuple((p,) for p in fontsource.paths(split))
     scale = (1.0,) * len(debian.groups) + tuple(script_weight if p in scripts else 1.0 for (p,) in extra)
     return FontSet(debian.groups + extra, debian.missing + tuple(fontsource.missing(split)), scale)
+
+
+def faces_note(faces: int | None, missing: int | None) -> str:
+    """How many faces a benchmark's slips were written in, for its printout: a split measured
+    without its unfetched faces is another, smaller set of hands (3 held-out faces instead of 14)."""
+    if faces is None:
+        return ""
+    return f" ({faces} faces)" if not missing else f" ({faces} faces; {missing} of the split missing)"
+
+
+def warn_unfetched(fs: FontSet, split: str) -> None:
+    """One line on stderr when a split lacks faces: figures measured without them are not the
+    split's, and a benchmark would otherwise say nothing of it."""
+    if fs.missing:
+        named = ", ".join(fs.missing[:3]) + (", ..." if len(fs.missing) > 3 else "")
+        print(f"fonts {split}: {len(fs.missing)} faces missing ({named}), slips written in the "
+              f"{len(fs.groups)} present; fetch them with `python -m scanner.synth.fontsource`", file=sys.stderr)
 
 
 def split_entries(split: tuple[tuple[str, str], ...]) -> list[str]:
