@@ -51,10 +51,12 @@ class Result:
     silent: int = 0
     by_mistake: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # slips, flagged, silent
     failed: str = ""
+    faces: str = ""  # the run's own count of the faces its slips were written in ("14 faces")
 
 
 SUMMARY = re.compile(r"^summary \| (\d+) \| (\w+) \| (\d+) \| (\d+) \| ([\d.]+) % \| ([\d.]+) % \| ([\d.]+) % \| (\d+) \|")
 MISTAKE = re.compile(r"^  (\w+)\s+(\d+)\s+(\d+)\s+(\d+)$")
+FACES = re.compile(r"^fonts \w+ \((\d+ faces[^)]*)\)")
 
 
 def parse(run: Run, text: str) -> Result:
@@ -68,6 +70,8 @@ def parse(run: Run, text: str) -> Result:
             in_mistakes = False
         elif in_mistakes and (m := MISTAKE.match(line)):
             out.by_mistake[m[1]] = (int(m[2]), int(m[3]), int(m[4]))
+        elif (m := FACES.match(line)) and not out.faces:
+            out.faces = m[1]
         elif m := SUMMARY.match(line):
             out.slips, out.silent = int(m[4]), int(m[8])
             out.decided, out.flagged, out.clean_flagged = float(m[5]), float(m[6]), float(m[7])
@@ -173,7 +177,9 @@ def main() -> int:
             ap.error(f"--replay: no kept readings for {', '.join(missing)} in {args.out}")
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda run: execute(run, args), runs))
-    print(f"round benchmark grid: {args.fonts} hands, real handwritten digits, {args.slips} slips a run"
+    faces = sorted({r.faces for r in results if r.faces})
+    print(f"round benchmark grid: {args.fonts} hands{' (' + '; '.join(faces) + ')' if faces else ''}, "
+          f"real handwritten digits, {args.slips} slips a run"
           f"{', readings replayed' if args.replay else ''}"
           f"{', players’ hands forgotten' if args.forget_hands else ', players’ hands learnt'}")
     print("\n".join(table(results)))

@@ -37,10 +37,13 @@ def test_grid_scans_each_room_and_kind_then_replays_the_same_readings(tmp_path):
     for kind in ("none", "wrong_score", "not_a_word", "one_wrong_sign", "missing_table"):  # every type, even unseen
         assert re.search(rf"^{kind}\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+$", first.stdout, re.M), kind
     assert re.search(r"silent errors \d+ \(target 0\): (met|not met)$", first.stdout, re.M)
+    faces = re.search(r"^round benchmark grid: held_out hands \((\d+ faces[^)]*)\),", first.stdout, re.M)
+    assert faces, first.stdout  # the hands the figures were measured on, fetched or not
 
     again = grid(*common, "--replay")
     assert again.returncode == 0, again.stdout + again.stderr
     assert "readings replayed" in again.stdout
+    assert f"held_out hands ({faces[1]})," in again.stdout  # the dump keeps them
     assert rows(again.stdout) == scanned  # the same readings, the same decoder: the same figures
     assert "one face a player, hands learnt" in (tmp_path / "16blank-9.txt").read_text()
 
