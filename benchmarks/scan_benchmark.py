@@ -157,6 +157,7 @@ def main() -> int:
                          "timed from files to readings (1: not)")
     args = ap.parse_args()
     args.writers = fonts.writers(args.fonts)  # the split's Debian fonts and its fetched @fontsource faces
+    args.faces = fonts.faces_note(len(args.writers.groups), len(args.writers.missing))  # for the printouts
     if args.finetune_demo:
         return finetune_demo(args)
     fonts.warn_unfetched(args.writers, args.fonts)
@@ -334,8 +335,7 @@ def _photo_report(scanned: Tally, photographed: Tally, extra: PhotoTally, scan_s
                   args) -> None:
     pct = lambda a, b: f"{100.0 * a / b:.2f}%" if b else "n/a"  # noqa: E731
     located = photographed.slips - photographed.slips_missed
-    faces = fonts.faces_note(len(args.writers.groups), len(args.writers.missing))
-    print(f"reader {args.reader}, template {args.template}, fonts {args.fonts}{faces}, seed {args.seed}, "
+    print(f"reader {args.reader}, template {args.template}, fonts {args.fonts}{args.faces}, seed {args.seed}, "
           f"threshold {threshold:.6f}")
     print(f"phone photos        {extra.photos} ({extra.downscaled} downscaled by a messaging app); marker side at "
           f"the photo's centre {min(extra.marker_px):.0f}-{max(extra.marker_px):.0f} px (median {np.median(extra.marker_px):.0f})")
@@ -411,8 +411,7 @@ def _score_page(tally, readings, truths, drawings, shape, n, real):
 
 def _report(tally: Tally, seconds: float, threshold: float, args) -> None:
     pct = lambda a, b: f"{100.0 * a / b:.2f}%" if b else "n/a"  # noqa: E731
-    faces = fonts.faces_note(len(args.writers.groups), len(args.writers.missing))
-    print(f"reader {args.reader}, template {args.template}, fonts {args.fonts}{faces}, seed {args.seed}")
+    print(f"reader {args.reader}, template {args.template}, fonts {args.fonts}{args.faces}, seed {args.seed}")
     print(f"slips               {tally.slips} ({tally.slips_missed} not located)")
     print(f"characters right    {pct(tally.chars - tally.char_errors, tally.chars)} of {tally.chars}")
     print(f"fields right        {pct(tally.fields_right, tally.fields)} of {tally.fields}")

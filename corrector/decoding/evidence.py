@@ -164,7 +164,7 @@ def plausible(logp: np.ndarray, mass: float, floor: float, share: float = 0.0,
     if share <= 0:
         return out
     best = (p if holds is None else np.where(holds, p, 0.0)).max(axis=1, keepdims=True)
-    return out & (p >= share * np.where(best > 0, best, p.max(axis=1, keepdims=True)))
+    return out & (p >= share * best)
 
 
 def _log(p: np.ndarray) -> np.ndarray:
@@ -252,7 +252,7 @@ def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: flo
     own_share = _own_shares(own, classes, holds) if holds else None
     return FieldInk(logp, marks, text, np.array([blank_chance(c.get("ink"), after) for c, after in zip(chars, circled)]),
                     reader_logp if mixing else None, gap, written, as_written_logp,
-                    as_written_reader_logp if mixing else None, own_share, holds=holdable(each, classes))
+                    as_written_reader_logp if mixing else None, own_share, holds=_holdable(each, classes))
 
 
 def box_holds(own: list[np.ndarray], classes: str, holds: str | None) -> list[str | None]:
@@ -269,7 +269,7 @@ def box_holds(own: list[np.ndarray], classes: str, holds: str | None) -> list[st
     return each
 
 
-def holdable(each: list[str | None], classes: str) -> np.ndarray:
+def _holdable(each: list[str | None], classes: str) -> np.ndarray:
     """`[i, k]`: whether box i can hold class k, from what each box can hold (None: any class)."""
     return np.array([[h is None or c in h for c in classes] for h in each], bool).reshape(len(each), len(classes))
 

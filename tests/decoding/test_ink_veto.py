@@ -194,7 +194,6 @@ def test_the_share_asked_of_an_overruling_reading_is_calibrated_and_spares_a_nea
     assert allowed.tolist() == [[True, True, False, False]]
 
 
-
 def test_RULES_3_an_overruling_digit_is_weighed_against_the_best_digit_not_a_letter(dec):
     """A score box holds digits: a 7 some hand writes so that the reader names it V 0.86 is still
     the box's best digit, so a legal move overruling another box (its N torn with a J) is not held
@@ -215,6 +214,7 @@ def test_RULES_3_an_overruling_digit_is_weighed_against_the_best_digit_not_a_let
     p = np.log(np.array([[0.86, 0.1, 0.04]]))
     assert plausible(p, 0.99, 0.01, share=0.5, holds=holds).tolist() == [[True, True, False]]
     assert plausible(p, 0.99, 0.01, share=0.5).tolist() == [[True, False, False]]
+
 
 def test_RULES_3_a_ruling_the_confusions_lend_and_the_reader_does_not_read_needs_the_share(dec):
     """The ink alone is read from the boxes mixed with the reader's confusions, in which a box read J
