@@ -26,7 +26,7 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]],
     to tables, no two at one table and none at a table already filed (`taken`), each weighed by
     the inks (`seating.seat_pile`): a table another slip's ink names for sure is not this slip's,
     and of two slips read 74, the one whose ink allows a 14 no other slip can be at is at 14
-    (where the pile can be enumerated; `seating.pinned_mean_field` elsewhere). A
+    (exactly where the pile can be enumerated; by `seating.propagated` elsewhere). A
     slip may also be a second slip for the table its ink names most (`priors.json`
     `table.second`): two slips sure of one table both keep it, and go to review. A slip whose ink
     names mostly a table filed already is never moved off it (the same paper scanned again).

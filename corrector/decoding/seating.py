@@ -11,8 +11,8 @@ Slips only interact through tables their inks share, so the pile splits into sma
 slips torn between 14 and 74, a third that may be 94) whose assignments are enumerated exactly,
 most likely first, leaving out those a billion times less likely than the best found. A group too
 entangled to enumerate within `MAX_STEPS` (in a room of 100, where every 7 may be a 1, the whole pile
-is one group) gets a mean-field fit that never moves a slip off the table its ink names mostly
-(`pinned_mean_field`)."""
+is one group) gets belief propagation (`propagated`): two slips read 74 both keep 74 only if no
+table is free for either, as in the exact sum."""
 from __future__ import annotations
 
 import numpy as np
@@ -22,7 +22,10 @@ Options = list[tuple["int | None", float, bool]]  # table, weight, whether the s
 
 EDGE = 1e-7  # a table the slip's own ink gives less than this is not one it may be at
 BEAM = 1e-9  # assignments this much less likely than the best found are left out
-MAX_STEPS = 200_000  # search steps a group may take before it falls back to the pinned mean field
+MAX_STEPS = 200_000  # search steps a group may take before it falls back to belief propagation
+# A slip's odds of being at a table, capped: a slip with no other option is there for sure, and a
+# cap keeps the others' sum exact to about 1e-10 when it is taken away again.
+ODDS_CAP = 1e6
 
 
 def _options(row: Row, taken: set[int], second: float) -> Options:
@@ -102,47 +105,49 @@ def _enumerate(slips: list[int], options: list[Options]) -> list[Row] | None:
     return out
 
 
-def pinned_mean_field(rows: list[Row], taken: set[int], rounds: int = 30) -> list[Row]:
-    """Table posteriors of a group too entangled to enumerate: each slip's own posterior times the
-    chance that no other slip is at the table, fitted to a fixed point, where a slip whose ink names
-    a table mostly (more than half) is never moved off it and keeps its own posterior (it then
-    collides, and goes to review). It is surer than the exact sum where slips pull each other
-    around a loop, hence the pin: it never takes a slip off the table its ink names mostly."""
-    tables = sorted({t for row in rows for t in row if t is not None} | taken)
-    index = {t: j for j, t in enumerate(tables)}
-    m = np.zeros((len(rows), len(tables) + 1))  # the last column: no seated table
-    for i, row in enumerate(rows):
-        for t, p in row.items():
-            m[i, index[t] if t is not None else -1] = p
-    m *= np.array([0.0 if t in taken else 1.0 for t in tables] + [1.0])
-    own = m / np.maximum(m.sum(axis=1, keepdims=True), 1e-300)
-    owns = [max(row.items(), key=lambda kv: kv[1], default=(None, 0.0)) for row in rows]
-    pinned = np.zeros(len(rows), bool)
-    for _ in range(len(rows)):
-        fitted = own.copy()
-        for _ in range(rounds):
-            others = np.log1p(-np.minimum(fitted, 1 - 1e-12))
-            others[:, -1] = 0.0
-            new = m * np.exp(others.sum(axis=0, keepdims=True) - others)
-            new /= np.maximum(new.sum(axis=1, keepdims=True), 1e-300)
-            new[pinned] = own[pinned]
-            done = np.abs(new - fitted).max() < 1e-9
-            fitted = new if done else 0.5 * (fitted + new)
-            if done:
-                break
-        moved = np.array([not pinned[i] and t is not None and p > 0.5 and fitted[i, index[t]] < p - 1e-9
-                          for i, (t, p) in enumerate(owns)])
-        if not moved.any():
+def propagated(slips: list[int], options: list[Options], rounds: int = 300) -> list[Row]:
+    """Table marginals of a group too entangled to enumerate, by belief propagation over its
+    assignments (in `slips` order). Each table tells each slip the chance it is free of the others:
+    1 / (1 + the others' odds of being there, each without that table); each slip tells each table
+    its odds of being there against its other options, each weighed by what its table said. A
+    second slip's option and no seated table take no seat. Propagation counts a loop of slips (40
+    read 90 and 90 read 40) more than once, so it can be surer than the exact sum: the pile's holds
+    (`pile.hold_swappable`, `hold_contested`) weigh each slip's own ink against the others'."""
+    tables = sorted({t for i in slips for t, _, seat in options[i] if seat and t is not None})
+    column = {t: j for j, t in enumerate(tables)}
+    seats = np.zeros((len(slips), len(tables)))
+    seatless = np.zeros(len(slips))
+    for a, i in enumerate(slips):
+        for t, w, seat in options[i]:
+            if seat and t is not None:
+                seats[a, column[t]] += w
+            else:
+                seatless[a] += w
+    free = np.ones_like(seats)  # what each table tells each slip: the chance it is free of the others
+    for _ in range(rounds):
+        told = seats * free
+        elsewhere = told.sum(axis=1, keepdims=True) + seatless[:, None] - told
+        odds = np.minimum(seats / np.maximum(elsewhere, 1e-300), ODDS_CAP)
+        others = np.maximum(odds.sum(axis=0, keepdims=True) - odds, 0.0)
+        new = 1.0 / (1.0 + others)
+        done = np.abs(new - free).max() < 1e-10
+        free = np.sqrt(free * new)  # damped: the messages settle instead of swinging around a loop
+        if done:
             break
-        pinned |= moved
-    keys = tables + [None]
-    return [dict(rows[i]) if pinned[i] else {keys[j]: float(p) for j, p in enumerate(fitted[i]) if p > 1e-9}
-            for i in range(len(rows))]
+    out: list[Row] = []
+    for a, i in enumerate(slips):
+        row: Row = {}
+        for t, w, seat in options[i]:
+            told_w = w * (free[a, column[t]] if seat and t is not None else 1.0)
+            row[t] = row.get(t, 0.0) + told_w
+        total = sum(row.values())
+        out.append({t: w / total for t, w in row.items() if w > 0.0})
+    return out
 
 
 def seat_pile(rows: list[Row], taken: set[int], second: float = 0.0) -> list[Row]:
-    """Each slip's table posterior given the whole pile: exact per group of entangled slips, the
-    pinned mean-field fit for a group too entangled. `second`: the chance that a slip is a second one for
+    """Each slip's table posterior given the whole pile: exact per group of entangled slips, by
+    belief propagation for a group too entangled. `second`: the chance that a slip is a second one for
     its table. A slip that may be at no table at all (every one its ink allows is filed already)
     gets an empty row."""
     options = [_options(row, taken, second) for row in rows]
@@ -153,7 +158,7 @@ def seat_pile(rows: list[Row], taken: set[int], second: float = 0.0) -> list[Row
             continue
         fitted = _enumerate(live, options)
         if fitted is None:
-            fitted = pinned_mean_field([rows[i] for i in live], taken)
+            fitted = propagated(live, options)
         for i, row in zip(live, fitted):
             out[i] = row
     return out

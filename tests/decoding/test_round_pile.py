@@ -205,3 +205,24 @@ def test_RULES_2_one_ink_unsure_of_its_table_and_a_slip_that_may_be_its_go_to_re
     first, second, *_ = decode_round(dec, [two_or_one, one_sure, *everyone_else])
     assert first.decided and first.best.reading.table == 2
     assert second.decided and second.best.reading.table == 1
+
+
+def test_RULES_2_a_pile_too_entangled_to_enumerate_decides_no_slip_at_a_table_of_a_loop(ro, monkeypatch):
+    """Seen on held-out hands, room of 100 (seed 3504): table 90 read 40 (a 9 at 0.0013), table
+    40 read 40 (0.84, 90 at 0.08), the whole pile one group too entangled to enumerate. Propagated,
+    table 40's slip goes to 90 and table 90's is most likely at 40: nothing collides, so each ink is
+    weighed against the other's (`hold_swappable`) and both go to review, where the seating alone
+    would have decided the first for table 40."""
+    from corrector.decoding import seating
+    dec = decoder(ro, WORDS, "AEMODLR", round_no=1, tables=range(1, 101))
+    ninety_read_forty = _with_table_boxes(record(1, 40, 26, "H4", "MODEL"),
+                                          crafted_box({"4": 0.9987, "9": 0.0013}), crafted_box({"0": 0.9999}))
+    forty = _with_table_boxes(record(1, 40, 20, "H8", "MODEL"),
+                              crafted_box({"4": 0.91, "9": 0.085}), crafted_box({"0": 0.9999}))
+    everyone_else = [record(1, t, 26, "H4", "MODEL") for t in range(1, 101) if t not in (40, 90)]
+    monkeypatch.setattr(seating, "MAX_STEPS", 1)
+    first, second, *others = decode_round(dec, [ninety_read_forty, forty, *everyone_else])
+    assert second.best.reading.table == 90 and first.best.reading.table == 40
+    assert not first.decided and not second.decided
+    assert first.held == "this slip and table 90's may have each other's table numbers"
+    assert sum(v.decided for v in others) >= 90
