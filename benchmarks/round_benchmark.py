@@ -202,6 +202,8 @@ class Tally:
     decode_seconds: float = 0.0
     scores: list = field(default_factory=list)  # (best probability, decidable, right, agrees) for calibration
     causes: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # why flagged: slips, of them clean
+    twins: int = 0  # decided though they may carry another slip's table number, both saying the same
+    twins_swapped: int = 0  # of them, filed at the other slip's table (its player's ruling all the same)
 
     def add(self, w: Written, decided: bool, right: bool, where: str) -> None:
         self.slips += 1
@@ -279,11 +281,17 @@ def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: lis
     t0 = time.perf_counter()
     verdicts = decode_round(decoder, records)
     tally.decode_seconds += time.perf_counter() - t0
+    at_table = {t.table: t for t in truths if t.table is not None}
     for n, (truth, v) in enumerate(zip(truths, verdicts)):
         expected = decoder.rule(truth.reading())
         state = decoder.round_state(truth.round)
         got = v.best
         right = (got.reading.table, got.outcome, got.round_state) == (truth.table, expected, state)
+        if v.decided and v.twins:
+            tally.twins += 1
+            if got.reading.table != truth.table:
+                right = filed_alike(decoder, got, at_table.get(got.reading.table))
+                tally.twins_swapped += 1
         decidable = not v.held  # no table, another round, ink ruling it out, a claimed table...: never decided
         tally.scores.append((v.probability, decidable, right, v.agrees))
         where = (f"{label} slip {n}: {truth.mistake or 'clean'} written {truth.position} {truth.word} {truth.jokers} "
@@ -303,10 +311,23 @@ def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: lis
     return verdicts
 
 
+def filed_alike(decoder: SlipDecoder, got, owner: Written | None) -> bool:
+    """Whether a slip filed at another player's table files that table as the player's own slip
+    would: the same move, score, ruling and round (`pile.hold_swappable`'s twins)."""
+    if owner is None:
+        return False
+    r = got.reading
+    return ((r.position, r.word, r.jokers, r.score, got.outcome, got.round_state)
+            == (owner.position, owner.word, owner.jokers, owner.score, decoder.rule(owner.reading()),
+                decoder.round_state(owner.round)))
+
+
 def settle(hands: Hands, records: list[dict[str, Any]], truths: list[Written], verdicts: list) -> None:
     """What the round's settled slips teach the players' hands: a decided slip as decided (at the
     table it was filed at), a slip in review as the arbiter clears it (the truth, at its seat)."""
     for record, truth, v in zip(records, truths, verdicts):
+        if v.decided and v.twins:
+            continue  # it may be the other twin's player's paper: it teaches no hand
         if v.decided:
             got = v.best.reading
             hands.learn(got.table, record, got.position, got.word)
@@ -577,6 +598,8 @@ def report(tally: Tally, args, priors: Priors) -> None:
     print(f"flagged for review          {tally.flagged} ({pct(tally.flagged, tally.slips)}); "
           f"slips without a mistake flagged {tally.clean_flagged} of {tally.clean} ({pct(tally.clean_flagged, tally.clean)})")
     print(f"silent errors               {tally.silent}")
+    print(f"decided beside a slip that may carry its table number and says the same: {tally.twins} "
+          f"({tally.twins_swapped} of them filed at the other's table, that player's ruling all the same)")
     print(f"flagged with the ink ruling out the most likely reading: {tally.ruled_out}")
     print("per mistake type             slips  flagged  silent errors")
     kinds = ["none"] + list(the_mix(args))  # every mistake type of the mix, even one that did not come up

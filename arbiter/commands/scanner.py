@@ -171,8 +171,11 @@ def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int
 
 
 @reader.command("train-digits")
-@click.option("--init-from", required=True, type=click.Path(exists=True, dir_okay=False),
-              help="The character reader's torch weights (.pt) the digit reader starts from, or a digit reader's to teach it further.")
+@click.option("--init-from", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="The character reader's torch weights (.pt) the digit reader starts from, or a digit reader's "
+                   "to teach it further; without it, random weights of --arch.")
+@click.option("--arch", type=click.Choice(["charnet", "wide"]), default=None,
+              help="The shape of a digit reader started from random weights (default charnet).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Default: the shipped digit reader, scanner/models/digits.onnx.")
 @click.option("--seed", type=int, default=None)
@@ -184,7 +187,7 @@ def reader_train(out: Path, seed: int | None, epochs: int | None, per_class: int
 @click.option("--stroke-share", type=click.FloatRange(0.0, 1.0), default=None,
               help="Share of the faces' digits printed stroke by stroke by made-up writers instead.")
 @click.option("--threads", type=int, default=2, show_default=True)
-def reader_train_digits(init_from: str, out: Path | None, seed: int | None, epochs: int | None,
+def reader_train_digits(init_from: str | None, arch: str | None, out: Path | None, seed: int | None, epochs: int | None,
                         per_digit: int | None, learning_rate: float | None, train_slips: int | None,
                         stroke_share: float | None, threads: int) -> None:
     """Teach the reader again on digits alone, for the score and table boxes; export ONNX."""
@@ -194,8 +197,10 @@ def reader_train_digits(init_from: str, out: Path | None, seed: int | None, epoc
     from scanner.train.digits import DigitConfig, train_digit_reader
 
     out = out or DEFAULT_DIGITS
+    if arch and init_from:
+        raise click.UsageError("--arch: the shape of a reader started from random weights; --init-from's weights have theirs")
     given = (("seed", seed), ("epochs", epochs), ("n_per_digit", per_digit), ("learning_rate", learning_rate),
-             ("train_slips", train_slips), ("stroke_share", stroke_share))
+             ("train_slips", train_slips), ("stroke_share", stroke_share), ("arch", arch))
     cfg = replace(DigitConfig(init_from=init_from, threads=threads), **{k: v for k, v in given if v is not None})
     meta = train_digit_reader(out, cfg, log=lambda s: click.echo(s, err=True))
     click.echo(f"{out}: temperature {meta.temperature:.3f}, metrics {meta.metrics}")

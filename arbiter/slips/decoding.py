@@ -61,7 +61,7 @@ def decoded(reading: SlipReading, verdict: Verdict) -> SlipReading:
     values = _values(best)
     if verdict.decided:
         return replace(reading, values=values, jokers=best.jokers, unsure=(), confidence=verdict.probability,
-                       in_hand=verdict.hand_note())
+                       in_hand=verdict.audit_note())
     deciding = dict.fromkeys(name for c in verdict.candidates if c.probability >= CONTENDER for name, _ in c.boxes)
     deciding.update(dict.fromkeys(name for name, _ in verdict.ruled_out))  # the ink rules the best reading out there
     if best.table is None:

@@ -4,15 +4,17 @@ or cleared by an arbiter) teaches its player's hand how the reader reads that pl
 the slips of the game's earlier rounds, and the player's slips in the tournament's earlier
 duplicate games, wherever the player sat then. A player keeps a pen and a hand from one game to the
 next: an R the reader took for a K in the morning's game is the same R in the afternoon's. A slip
-still in review teaches nothing: its letters are not settled yet."""
+still in review teaches nothing: its letters are not settled yet; nor does a slip decided beside
+a twin (a slip that may carry its table number and says the same, corrector/decoding/pile.py),
+which may be the other player's paper, until an arbiter touches it."""
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from corrector.decoding import Hands
+from corrector.decoding import TWIN_NOTE, Hands
 
-from ..store.models import Game, Player, ReviewItem, Round, Slip
+from ..store.models import AuditEntry, Game, Player, ReviewItem, Round, Slip
 from ..store.store import Store
 
 
@@ -25,6 +27,8 @@ def settled_hands(store: Store, game_id: int, before_round: int) -> Hands:
         in_review = select(ReviewItem.slip_id).where(ReviewItem.state == "open", ReviewItem.slip_id.is_not(None))
         settled = (select(Slip).join(Round, Slip.round_id == Round.id)
                    .where(Slip.state == "filed", Slip.table_no.is_not(None), Slip.id.not_in(in_review)))
+        twins = filed_beside_twins(s)
+        settled = settled.where(Slip.id.not_in(twins)) if twins else settled
         seat = earlier_seats(s, game) if game is not None else {}
         if seat:
             earlier = s.scalars(settled.where(Slip.game_id.in_({g for g, _ in seat}))
@@ -36,6 +40,20 @@ def settled_hands(store: Store, game_id: int, before_round: int) -> Hands:
         for slip in own:
             _learn(hands, slip.table_no, slip)
     return hands
+
+
+def filed_beside_twins(session: Session) -> set[int]:
+    """The slips whose last audited change is their filing beside a twin (`Verdict.twin_note`)."""
+    filed = dict(session.execute(
+        select(AuditEntry.entity_id, func.max(AuditEntry.id))
+        .where(AuditEntry.entity == "slip", AuditEntry.action == "slip.file", AuditEntry.reason.contains(TWIN_NOTE))
+        .group_by(AuditEntry.entity_id)).all())
+    if not filed:
+        return set()
+    later = dict(session.execute(
+        select(AuditEntry.entity_id, func.max(AuditEntry.id))
+        .where(AuditEntry.entity == "slip", AuditEntry.entity_id.in_(filed)).group_by(AuditEntry.entity_id)).all())
+    return {int(k) for k, at in filed.items() if later.get(k) == at and k is not None and k.isdigit()}
 
 
 def _learn(hands: Hands, table: int | None, slip: Slip) -> None:

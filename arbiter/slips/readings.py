@@ -48,7 +48,7 @@ class SlipReading:
     doubt: str | None = None  # the decoder's reason for review (arbiter/slips/decoding.py)
     candidates: list[dict[str, Any]] | None = None  # and its competing readings
     notes: tuple[str, ...] = ()  # why the pile sends it to review (a wrong pile filed anyway)
-    in_hand: str = ""  # a decided slip's boxes read in the player's hand, for the audit (`Verdict.hand_note`)
+    in_hand: str = ""  # a decided slip's note for the audit: boxes read in the player's hand, twins (`Verdict.audit_note`)
 
     @property
     def table(self) -> int | None:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from corrector.decoding import HAND_NOTE
+from corrector.decoding import HAND_NOTE, TWIN_NOTE, TWIN_TAIL
 from corrector.judging.rulings import Status
 
 from .reasons import field, genitive
@@ -157,10 +157,25 @@ def _in_hand(text: str, lang: str) -> str:
     return head + "; ".join(boxes)
 
 
+def _twins(text: str, lang: str) -> str:
+    """"may have swapped table numbers with the slip of table 29, which says the same" → "poate
+    avea numărul de masă al fluturașului mesei 29, și invers; spun același lucru, deci fiecare masă
+    primește aceeași decizie"."""
+    tables = text[len(TWIN_NOTE):-len(TWIN_TAIL)]
+    if lang == EN:
+        return (f"may carry the table number of the slip of table {tables}, and it this one's; both say the same, "
+                "so each table gets the same decision either way")
+    return (f"poate avea numărul de masă al fluturașului mesei {tables.replace(', ', ' sau ')}, și invers; "
+            "spun același lucru, deci fiecare masă primește aceeași decizie oricum")
+
+
 def audit_reason(reason: str | None, lang: str = RO) -> str:
     """Why, as the program wrote it when it acted alone, in the arbiter's words; an arbiter's own
     words are shown as typed."""
     text = (reason or "").strip()
+    if TWIN_NOTE in text and text.endswith(TWIN_TAIL):
+        head, twins = text[:text.index(TWIN_NOTE)].rstrip("; "), text[text.index(TWIN_NOTE):]
+        return "; ".join(part for part in (audit_reason(head, lang) if head else "", _twins(twins, lang)) if part)
     if text.startswith(HAND_NOTE):
         return _in_hand(text, lang)
     for pattern, said in _AUDIT_REASONS:

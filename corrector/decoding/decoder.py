@@ -122,6 +122,10 @@ class _Posterior:
     reader_alone: tuple[str, "Outcome"] | None = None  # the same on the reader's own, unmixed reading
 
 
+# How a decided slip's note on the tables it may have swapped numbers with begins and ends
+# (`Verdict.twin_note`).
+TWIN_NOTE = "may have swapped table numbers with the slip of table "
+TWIN_TAIL = ", which says the same"
 # How a decided slip's note on the boxes read in its player's hand begins (`Verdict.hand_note`).
 HAND_NOTE = "read in the player's hand: "
 
@@ -139,6 +143,9 @@ class Verdict:
     ruled_out: tuple[tuple[str, int], ...] = ()  # boxes whose ink rules out what the best reading needs there
     held: str = ""  # why the slip goes to review however sure it is (a calibration sees what is decidable)
     in_hand: tuple[tuple[str, int, str, str], ...] = ()  # boxes read as only the player's hand lets them be read
+    # tables whose slips may carry this slip's table number and it theirs, all saying the same
+    # (`pile.hold_swappable`): either way each table is filed alike
+    twins: tuple[int, ...] = ()
 
     def hand_note(self) -> str:
         """The boxes the ruling reads in the player's hand, as the audit keeps them ("read in the
@@ -148,6 +155,18 @@ class Verdict:
             return ""
         return HAND_NOTE + "; ".join(
             f"{needed} read {seen} ({name}, box {i + 1})" for name, i, needed, seen in self.in_hand)
+
+    def twin_note(self) -> str:
+        """For the audit: the tables this slip may have swapped numbers with, all saying the same
+        ("may have swapped table numbers with table 29's slip, which says the same"); empty when none."""
+        if not self.twins:
+            return ""
+        return TWIN_NOTE + ", ".join(str(t) for t in self.twins) + TWIN_TAIL
+
+    def audit_note(self) -> str:
+        """What the audit keeps of a decided slip beyond its reading: the boxes read in the
+        player's hand, the tables it may have swapped numbers with."""
+        return "; ".join(note for note in (self.hand_note(), self.twin_note()) if note)
 
     @property
     def probability(self) -> float:

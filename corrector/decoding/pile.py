@@ -128,9 +128,16 @@ def hold_swappable(verdicts: list[Verdict], own: list[dict[int | None, float]]) 
     the two inks: a digit the reader misreads the same way on both slips (a 4 read 9 on table 24,
     a 9 read 4 on table 29, both 95 % sure on a hand never seen), or one slip torn between two
     tables settled by another slip misread for sure (table 1's read 2, 1 at 0.18; table 2's read
-    1, 2 at 0.0047), swaps two players' moves."""
+    1, 2 at 0.0047), swaps two players' moves.
+
+    Two decided slips that may be swapped but say the same (the same move, score and ruling, in
+    the same round) are decided all the same: swapped or not, each of the two tables is filed and
+    ruled alike, as an arbiter holding both papers would file them. Each keeps the other's table in
+    `Verdict.twins`, for the audit, and teaches no player's hand (`Hands.learn`). A slip that may
+    be swapped with a slip in review, or with one that says otherwise, goes to review, and so do
+    the slips that may be swapped with it."""
     claims = {v.best.reading.table: j for j, v in enumerate(verdicts) if v.best.reading.table is not None}
-    out = list(verdicts)
+    partners: dict[int, list[tuple[int, int]]] = {}
     for i, v in enumerate(verdicts):
         t = v.best.reading.table
         if v.held or t is None:
@@ -141,6 +148,30 @@ def hold_swappable(verdicts: list[Verdict], own: list[dict[int | None, float]]) 
                 continue
             weak, strong = sorted((p, own[j].get(t, 0.0)))
             if weak >= CONTESTED or (weak >= SWAP_EDGE and strong >= UNSURE):
-                out[i] = _hold(v, f"this slip and table {u}'s may have each other's table numbers")
-                break
+                partners.setdefault(i, []).append((u, j))
+    held = {i for i, pairs in partners.items()
+            if not verdicts[i].decided or any(not _says_the_same(verdicts[i], verdicts[j]) for _, j in pairs)}
+    while True:
+        more = {i for i, pairs in partners.items() if i not in held and any(j in held for _, j in pairs)}
+        if not more:
+            break
+        held |= more
+    out = list(verdicts)
+    for i, pairs in partners.items():
+        if i in held:
+            u = next((u for u, j in pairs if j in held or not _says_the_same(verdicts[i], verdicts[j])), pairs[0][0])
+            out[i] = _hold(verdicts[i], f"this slip and table {u}'s may have each other's table numbers")
+        else:
+            out[i] = replace(verdicts[i], twins=tuple(sorted(u for u, _ in pairs)))
     return out
+
+
+def _says_the_same(a: Verdict, b: Verdict) -> bool:
+    """Whether two decided slips would be filed alike at either table: the same move, jokers and
+    declared score, the same ruling and the same round. The round's board and group are everyone's
+    (only classic duplicate is decoded), so the ruling does not depend on the table."""
+    if not (a.decided and b.decided) or a.held or b.held:
+        return False
+    ra, rb = a.best.reading, b.best.reading
+    return ((ra.position, ra.word, ra.jokers, ra.score, a.best.round_state, a.best.outcome)
+            == (rb.position, rb.word, rb.jokers, rb.score, b.best.round_state, b.best.outcome))

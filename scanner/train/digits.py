@@ -33,7 +33,11 @@ FIRST_DIGIT = cells.CLASSES.index("0")
 
 @dataclass(frozen=True)
 class DigitConfig:
-    init_from: str  # torch weights (.pt) it starts from: a character reader's, or a digit reader's to teach it further
+    # torch weights (.pt) it starts from: a character reader's, or a digit reader's to teach it further;
+    # None: random weights of `arch`, so that its mistakes owe nothing to another reader's (an ensemble's
+    # members disagree where they are unsure only when they were not taught from one another)
+    init_from: str | None = None
+    arch: str = "charnet"  # the shape of a reader started from random weights
     seed: int = 20261129
     n_per_digit: int = 8000  # drawn cells per digit
     real_share: float = 0.75  # share of drawn cells written with a real handwritten digit
@@ -95,6 +99,17 @@ def starting_net(weights: Path):
     return net, arch
 
 
+def fresh_net(arch: str, seed: int):
+    """(a character network of shape `arch` with random weights drawn from `seed`, its shape)."""
+    torch = _require_torch()
+    from scanner.train.model import ARCHITECTURES, build
+
+    if arch not in ARCHITECTURES:
+        raise TrainingError(f"--arch {arch}: not a reader shape (one of {', '.join(ARCHITECTURES)})")
+    torch.manual_seed(seed)
+    return build(arch, len(cells.CLASSES)), arch
+
+
 def fit_on_calibration_digits(logits_of_cells: Callable[[np.ndarray], np.ndarray],
                               cfg: TrainConfig) -> tuple[float, dict]:
     """A digit reader's temperature, fitted on the calibration slips' digit cells, and its accuracy
@@ -117,7 +132,7 @@ def train_digit_reader(out: Path, cfg: DigitConfig, log=lambda s: None) -> Reade
 
     torch.set_num_threads(cfg.threads)
     t0 = time.time()
-    net, arch = starting_net(Path(cfg.init_from))
+    net, arch = starting_net(Path(cfg.init_from)) if cfg.init_from else fresh_net(cfg.arch, cfg.seed)
     model = digit_net(net)
     x, y = digit_cells(cfg)
     log(f"{len(x)} digit cells in {time.time() - t0:.0f} s")
@@ -134,7 +149,7 @@ def train_digit_reader(out: Path, cfg: DigitConfig, log=lambda s: None) -> Reade
     out.parent.mkdir(parents=True, exist_ok=True)
     export_onnx(model, out)
     torch.save(net.state_dict(), out.with_suffix(".pt"))
-    recipe = {**asdict(cfg), "init_from": Path(cfg.init_from).name, "arch": arch, **training_faces(),
+    recipe = {**asdict(cfg), "init_from": Path(cfg.init_from).name if cfg.init_from else None, "arch": arch, **training_faces(),
               "font_split": "scanner/synth/fonts.py", "fontsource_split": "scanner/synth/fontsource.py",
               **calibration_data(), "real_digits_train": training_digit_labels(True),
               "real_digits_eval": [mnist.label("test")],
@@ -142,7 +157,8 @@ def train_digit_reader(out: Path, cfg: DigitConfig, log=lambda s: None) -> Reade
     # no threshold of its own: a digit field is accepted on the character reader's threshold
     meta = ReaderMeta(DIGITS, 32, temperature, 0.0, 0.0, recipe, metrics)
     meta.save(meta_path(out))
-    name_in_reader(Path(cfg.init_from), out)
+    if cfg.init_from:
+        name_in_reader(Path(cfg.init_from), out)
     return meta
 
 

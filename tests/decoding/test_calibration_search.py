@@ -4,7 +4,6 @@ included (a value that lets a misread through on a held pile loses what it gains
 one). A --hold that is no calibration dump is refused before any fitting."""
 from __future__ import annotations
 
-import importlib.util
 import pickle
 import subprocess
 import sys
@@ -17,16 +16,6 @@ BENCH = ROOT / "benchmarks" / "round_benchmark.py"
 
 pytest.importorskip("onnxruntime")
 pytest.importorskip("cv2")
-
-
-@pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location("round_benchmark_under_test", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    yield module
-    del sys.modules[spec.name]
 
 
 def slip(p: float, right: bool = True, agrees: bool = True, decidable: bool = True) -> tuple:

@@ -190,6 +190,36 @@ def test_RULES_2_two_slips_that_may_have_each_others_tables_both_go_to_review(de
     assert unsure.held.startswith("this slip and table 4's")
 
 
+def test_RULES_2_two_slips_that_may_have_each_others_tables_and_say_the_same_are_both_decided(dec):
+    """Table 24 read 29 and table 29 read 24, both writing H4 MODEL 26: swapped or not, each table
+    is filed and ruled alike, so both are decided, each naming the other as its twin; had one of
+    them another move or score, both would go to review (the test above)."""
+    four_read_nine = record(1, 9, 26, "H4", "MODEL", doubts={("table", 0): ("4", 0.03)})
+    nine_read_four = record(1, 4, 26, "H4", "MODEL", doubts={("table", 0): ("9", 0.03)})
+    everyone_else = [record(1, t, 20, "H8", "MODEL") for t in range(1, 17) if t not in (4, 9)]
+    first, second, *others = decode_round(dec, [four_read_nine, nine_read_four, *everyone_else])
+    assert all(v.decided and not v.twins for v in others)
+    assert first.decided and first.best.reading.table == 9 and first.twins == (4,)
+    assert second.decided and second.best.reading.table == 4 and second.twins == (9,)
+    assert first.twin_note() == "may have swapped table numbers with the slip of table 4, which says the same"
+    # the same move with another declared score is another ruling: both to review
+    nine_read_four_36 = record(1, 4, 36, "H4", "MODEL", doubts={("table", 0): ("9", 0.03)})
+    first, second, *_ = decode_round(dec, [four_read_nine, nine_read_four_36, *everyone_else])
+    assert first.held == "this slip and table 4's may have each other's table numbers" and not first.twins
+    assert not second.decided
+
+
+def test_RULES_2_a_twin_whose_other_twin_goes_to_review_goes_too(dec):
+    """Table 9's slip may be table 4's and say the same, but table 4's is in review (its score in
+    doubt): the arbiter may file it at 9, so table 9's slip is not decided there alone."""
+    four_read_nine = record(1, 9, 26, "H4", "MODEL", doubts={("table", 0): ("4", 0.03)})
+    unsure_nine_read_four = record(1, 4, 26, "H4", "MODEL", doubts={("table", 0): ("9", 0.03), ("score", 0): ("3", 0.5)})
+    everyone_else = [record(1, t, 20, "H8", "MODEL") for t in range(1, 17) if t not in (4, 9)]
+    first, second, *others = decode_round(dec, [four_read_nine, unsure_nine_read_four, *everyone_else])
+    assert not second.decided
+    assert not first.decided and first.held == "this slip and table 4's may have each other's table numbers"
+
+
 def test_RULES_2_one_ink_unsure_of_its_table_and_a_slip_that_may_be_its_go_to_review(dec):
     """Seen on held-out hands in a room of 16: table 1's slip read 2 (2 at 0.62, 1 at 0.14) and
     table 2's read 1 (2 at 0.0047), each decided for the other's table at 0.998-0.999."""

@@ -154,3 +154,34 @@ def test_a_name_seated_twice_lends_no_hand_to_either(tmp_path):
     store = open_store(db)
     assert settled_hands(store, second, 1).lent(1) == {} and settled_hands(store, second, 1).lent(3) == {}
     store.close()
+
+
+def test_two_slips_that_may_carry_each_others_table_numbers_and_say_the_same_are_filed_and_teach_no_hand(tmp_path):
+    """Table 1's 1 reads a little like a 2 and table 2's 2 like a 1, both writing H4 MORAR 24:
+    swapped or not, each table gets the same decision, so both are filed without review. Either
+    may be the other player's paper, so neither teaches a hand, until an arbiter touches it; the
+    audit says why, in the arbiter's words."""
+    from arbiter.slips.hands import filed_beside_twins
+    from arbiter.store.audit import Change, record as audit
+
+    db = tmp_path / "store.db"
+    game_id = _game(db, tmp_path)
+    one_or_two = record(1, 1, 24, "H4", "MORAR", doubts={("table", 0): ("2", 0.03)})
+    two_or_one = record(1, 2, 24, "H4", "MORAR", doubts={("table", 0): ("1", 0.03)})
+    _scan(db, tmp_path, game_id, 1, [one_or_two, two_or_one, record(1, 3, 24, "H4", "MORAR")])
+    assert _open_items(db) == []
+    filed = _filed(db, 1)
+    with open_store(db).session() as s:
+        why = {e.entity_id: e.reason for e in entries(s, game_id, "slip.file")}
+    assert why[str(filed[1].id)] == "may have swapped table numbers with the slip of table 2, which says the same"
+    assert why[str(filed[2].id)] == "may have swapped table numbers with the slip of table 1, which says the same"
+    assert why[str(filed[3].id)] is None
+    store = open_store(db)
+    assert set(settled_hands(store, game_id, 2).by_table) == {3}
+    page = create_app(store, game_id).test_client().get("/audit").data.decode()
+    assert "poate avea numărul de masă al fluturașului mesei 2, și invers" in page
+    with store.session() as s:
+        assert filed_beside_twins(s) == {filed[1].id, filed[2].id}
+        audit(s, "ana", Change("slip.correct", "slip", filed[1].id, before={}, after={}, reason="verificat"), game_id)
+    assert set(settled_hands(store, game_id, 2).by_table) == {1, 3}
+    store.close()

@@ -171,3 +171,33 @@ def test_train_digits_takes_a_stroke_share_into_the_drawn_cells(monkeypatch, tmp
                                                                    np.array([digits.FIRST_DIGIT])))
     x, y = digits.digit_cells(digits.DigitConfig(init_from="r.pt", stroke_share=0.3, train_slips=0))
     assert drawn[0][0].stroke_share == 0.3 and drawn[0][1] == "0123456789" and y.tolist() == [0]
+
+
+def test_a_digit_reader_without_weights_to_start_from_starts_from_random_ones_of_its_shape(monkeypatch, tmp_path):
+    """`fluturas reader train-digits --arch wide` (no --init-from): random weights of that shape, so
+    that its mistakes owe nothing to another reader's; --arch beside --init-from is refused (exit 2),
+    as is a shape no reader has (where torch is installed, the network itself is built)."""
+    from click.testing import CliRunner
+
+    from cli import main
+    from scanner.reader import ReaderMeta
+    from scanner.train import digits
+
+    seen = []
+    monkeypatch.setattr(digits, "train_digit_reader",
+                        lambda out, cfg, log: seen.append(cfg) or ReaderMeta("0123456789", 32, 1.0, 0.0, 0.0, {}, {}))
+    run = CliRunner().invoke(main, ["reader", "train-digits", "--arch", "wide", "--out", str(tmp_path / "d.onnx")])
+    assert run.exit_code == 0, run.output
+    assert (seen[0].init_from, seen[0].arch) == (None, "wide")
+    weights = tmp_path / "r.pt"
+    weights.write_bytes(b"weights")
+    run = CliRunner().invoke(main, ["reader", "train-digits", "--arch", "wide", "--init-from", str(weights)])
+    assert run.exit_code == 2 and "--arch" in run.output and len(seen) == 1
+    torch = pytest.importorskip("torch")
+    from scanner.errors import TrainingError
+
+    a, arch = digits.fresh_net("charnet", 7)
+    b, _ = digits.fresh_net("charnet", 7)
+    assert arch == "charnet" and all(torch.equal(x, y) for x, y in zip(a.state_dict().values(), b.state_dict().values()))
+    with pytest.raises(TrainingError, match="--arch round: not a reader shape"):
+        digits.fresh_net("round", 7)
