@@ -60,6 +60,7 @@ from corrector.decoding import Hands, Priors, Reading, RoundKnowledge, SlipDecod
 from corrector.decoding.confusion import fit_by_confidence, load_confusion, save_confusion  # noqa: E402
 from corrector.decoding.markscores import fit as fit_marks, load_mark_scores, save_mark_scores  # noqa: E402
 from corrector.decoding.evidence import CLASSES, box_distribution  # noqa: E402
+from corrector.decoding.pile import filing  # noqa: E402
 from corrector.decoding.priors import load_priors as priors_from, save_fitted, save_threshold  # noqa: E402
 from corrector.game.gamemaster import GameMaster  # noqa: E402
 from corrector.judging.decision import RoundContext  # noqa: E402
@@ -313,13 +314,9 @@ def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: lis
 
 def filed_alike(decoder: SlipDecoder, got, owner: Written | None) -> bool:
     """Whether a slip filed at another player's table files that table as the player's own slip
-    would: the same move, score, ruling and round (`pile.hold_swappable`'s twins)."""
-    if owner is None:
-        return False
-    r = got.reading
-    return ((r.position, r.word, r.jokers, r.score, got.outcome, got.round_state)
-            == (owner.position, owner.word, owner.jokers, owner.score, decoder.rule(owner.reading()),
-                decoder.round_state(owner.round)))
+    would (`pile.filing`: the same move, score, ruling and round; `pile.hold_swappable`'s twins)."""
+    return owner is not None and filing(got.reading, got.outcome, got.round_state) == filing(
+        owner.reading(), decoder.rule(owner.reading()), decoder.round_state(owner.round))
 
 
 def settle(hands: Hands, records: list[dict[str, Any]], truths: list[Written], verdicts: list) -> None:

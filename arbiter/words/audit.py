@@ -160,7 +160,7 @@ def _in_hand(text: str, lang: str) -> str:
 def _twins(text: str, lang: str) -> str:
     """"may have swapped table numbers with the slip of table 29, which says the same" → "poate
     avea numărul de masă al fluturașului mesei 29, și invers; spun același lucru, deci fiecare masă
-    primește aceeași decizie"."""
+    primește aceeași decizie oricum"."""
     tables = text[len(TWIN_NOTE):-len(TWIN_TAIL)]
     if lang == EN:
         return (f"may carry the table number of the slip of table {tables}, and it this one's; both say the same, "

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from .decoder import SlipDecoder, Verdict
+from .decoder import Outcome, Reading, SlipDecoder, Verdict
 from .seating import seat_pile
 
 
@@ -167,11 +167,16 @@ def hold_swappable(verdicts: list[Verdict], own: list[dict[int | None, float]]) 
 
 
 def _says_the_same(a: Verdict, b: Verdict) -> bool:
-    """Whether two decided slips would be filed alike at either table: the same move, jokers and
-    declared score, the same ruling and the same round. The round's board and group are everyone's
-    (only classic duplicate is decoded), so the ruling does not depend on the table."""
+    """Whether two decided slips would be filed alike at either table (`filing`). The round's board
+    and group are everyone's (only classic duplicate is decoded), so the ruling does not depend on
+    the table."""
     if not (a.decided and b.decided) or a.held or b.held:
         return False
-    ra, rb = a.best.reading, b.best.reading
-    return ((ra.position, ra.word, ra.jokers, ra.score, a.best.round_state, a.best.outcome)
-            == (rb.position, rb.word, rb.jokers, rb.score, b.best.round_state, b.best.outcome))
+    return filing(a.best.reading, a.best.outcome, a.best.round_state) == filing(b.best.reading, b.best.outcome,
+                                                                                 b.best.round_state)
+
+
+def filing(reading: Reading, outcome: Outcome, round_state: str) -> tuple:
+    """What a table is filed with, whichever slip it is: the move, jokers and declared score, the
+    ruling and the round state (its table and round number aside)."""
+    return reading.position, reading.word, reading.jokers, reading.score, outcome, round_state
