@@ -15,7 +15,9 @@ The boards are the game master's (`corrector.game.gamemaster`, tops as continuat
 bundled demo word list; each round is written by `--players` seated players (tables 1..N: in a
 room of 100 the table number is not nearly free). Every digit is a real handwritten one
 (`--digits mnist`, scanner/train/mnist.py: the "test" part on held-out hands, the "calibration"
-part on calibration hands), letters in the handwriting fonts. With `--qr` the slips are pre-filled:
+part on calibration hands), letters in the handwriting fonts; each real digit is written as the
+digit a person reads in it (`mnist.load_as_read`: a 2 of the test part that reads as a 1 is written
+as a 1), so a slip's truth is what its ink shows. With `--qr` the slips are pre-filled:
 table and round printed and in the QR code (scanner/printing.py), so a player cannot leave them out.
 Held-out fonts are never trained on nor calibrated on; `--calibrate` runs on calibration fonts and
 calibration digits only, fits the reader's confusions, the joker-mark scores and two priors (PRIOR_GRID) and stores the
@@ -383,7 +385,7 @@ def rounds(args, pack, lexicon) -> Iterator[tuple[str, RoundContext, int]]:
 def slip_style(args, font_paths) -> SlipStyle:
     if args.digits != "mnist":
         return SlipStyle(fonts=list(font_paths))
-    images, labels = mnist.load(mnist.part_for(args.fonts))
+    images, labels = mnist.load_as_read(mnist.part_for(args.fonts))  # the truth is what the ink shows
     return SlipStyle(fonts=list(font_paths), real_digits=images, real_digit_labels=labels, real_digit_share=1.0)
 
 
@@ -582,7 +584,8 @@ def fit_priors(args, priors: Priors, passes: int = 2) -> Priors:
 
 def report(tally: Tally, args, priors: Priors) -> None:
     pct = lambda a, b: f"{100.0 * a / b:.2f} %" if b else "n/a"  # noqa: E731
-    digits = f"MNIST {mnist.part_for(args.fonts)} part" if args.digits == "mnist" else "fonts"
+    part = mnist.part_for(args.fonts)
+    digits = f"MNIST {part} part{mnist.as_read_note(part)}" if args.digits == "mnist" else "fonts"
     print(f"fonts {args.fonts}{fonts.faces_note(args.faces, args.unfetched)}, digits {digits}, "
           f"{args.players} seated players, "
           f"{'pre-filled slips (QR)' if args.qr else 'plain slips'}, "

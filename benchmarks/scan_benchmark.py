@@ -191,7 +191,7 @@ def real_digits(args) -> tuple[np.ndarray, np.ndarray]:
     """The real handwritten digits the benchmark writes (`mnist.part_for` the hands)."""
     if getattr(args, "digits", "mnist") != "mnist":
         return load_real_digits(REAL_DIGIT_EVAL)
-    return mnist.load(mnist.part_for(args.fonts))
+    return mnist.load_as_read(mnist.part_for(args.fonts))  # the truth is what the ink shows
 
 
 def digits_label(args) -> str:
@@ -199,7 +199,7 @@ def digits_label(args) -> str:
     if getattr(args, "digits", "mnist") != "mnist":
         return f"{part_label(REAL_DIGIT_EVAL)}, never trained on"
     part = mnist.part_for(args.fonts)
-    return mnist.label(part) + (", trained on" if part == "train" else ", never trained on")
+    return mnist.label(part) + mnist.as_read_note(part) + (", trained on" if part == "train" else ", never trained on")
 
 
 def _ways(args) -> tuple[str, ...]:
