@@ -78,6 +78,11 @@ _PIECES: tuple[tuple[re.Pattern[str], Any], ...] = (
      lambda m, lang: (f"the word does not read clearly (its letters {_percent(m[1])} sure): check it before ruling it "
                       "incorrect" if lang == EN else f"cuvântul nu se citește clar (literele sigure {_percent(m[1])}): "
                       "verificați-l înainte de a-l declara incorect")),
+    (re.compile(r"^(?:decoder: )?ruled incorrect on a position read through a look-alike: (.+) \((.+)\)$"),
+     lambda m, lang: (f"ruled incorrect on a position that reads as a square only by taking a letter for a digit "
+                      f"({_letters(m[1], lang)}): check the position box before giving 0 points" if lang == EN
+                      else f"decizie de depunere incorectă pe o poziție care devine pătrat doar luând o literă drept "
+                      f"cifră ({_letters(m[1], lang)}): verificați căsuța poziției înainte de a acorda 0 puncte")),
     (re.compile(r"^(?:decoder: )?ruled incorrect two letters from the legal (\S+) (\S+): (.+)$"),
      lambda m, lang: (f"ruled incorrect, but two letters away from the legal move {m[1]} {m[2]} "
                       f"({_letters(m[3], lang)}): check those boxes before giving 0 points" if lang == EN

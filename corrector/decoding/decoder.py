@@ -27,7 +27,7 @@ from corrector.judging.slip import Slip, WrittenMove
 
 from .confusion import ReaderConfusion, load_confusion
 from .markscores import MarkScores, load_mark_scores
-from .evidence import FieldInk, SlipInk, plausible, slip_ink
+from .evidence import LOOKALIKES, FieldInk, SlipInk, plausible, slip_ink
 from .hands import SURE_TABLE, Hands
 from .knowledge import RoundKnowledge
 from .nearmiss import NearMiss, SignMisread, one_sign_from, two_letters_from
@@ -591,6 +591,9 @@ class SlipDecoder:
                     + "; ".join(_veto_text(v) for v in veto))
         elif clear < self.p.ink.get("clear_word", 0.0):
             held = f"ruled incorrect on a word read unclearly: its letters {clear:.3f} sure ({_show(best.reading)})"
+        elif folds := self._position_folds(best, ink):
+            held = ("ruled incorrect on a position read through a look-alike: "
+                    + ", ".join(f"{seen} read {taken}" for seen, taken in folds) + f" ({_show(best.reading)})")
         elif near := self._near_miss(best):
             held = (f"ruled incorrect two letters from the legal {near.move.position} {near.move.word}: "
                     + ", ".join(f"{a} read {b}" for a, b in near.letters))
@@ -706,6 +709,29 @@ class SlipDecoder:
         if f.own_share is not None and len(f.own_share) == len(logp):
             folded = float(np.prod(np.minimum(f.own_share, 1.0)))
         return float(np.exp(logp.max(axis=1).sum())) * folded
+
+    def _position_folds(self, best: Candidate, ink: SlipInk) -> list[tuple[str, str]]:
+        """The position boxes a zero ruling (RULES.md §3, D 6.1.a) reads as a digit only through
+        its letter look-alike, as (the letter the reader saw, the digit taken): the arbiter looks
+        before the zero is filed. A position is one letter and the row's digits, so where one end
+        box is clearly a letter the others are taken for digits (`evidence.box_holds`), and a B
+        there is an 8. When the clear letter was itself a digit the reader took for a letter, the
+        fold moves the square: a 6B written with an L-like 6 read L8, ruled incorrect at 0.998.
+        A box counts where the reader's own mass on the digit is under `ink.clear_position` of its
+        mass with the letter folded in (priors.json)."""
+        f = ink.fields["position"]
+        need = float(self.p.ink.get("clear_position", 0.0))
+        if (best.outcome.status != "incorrect" or not best.reading.position or not need
+                or f.own_share is None or f.holds is None or len(f.own_share) != f.boxes):
+            return []
+        partner = {a: b for pair in LOOKALIKES for a, b in (pair, pair[::-1])}
+        folds = []
+        for i, share in enumerate(f.own_share):
+            if share >= need:
+                continue
+            taken = ink.classes[int(np.argmax(np.where(f.holds[i], f.ink_logp[i], -np.inf)))]
+            folds.append((partner.get(taken, "?"), taken))
+        return folds
 
     def _ruled_out(self, ink: SlipInk, r: Reading, overruling: bool = False) -> list[tuple[str, int, str, str]]:
         """The boxes of a reading that need a class the ink rules out (`evidence.plausible`), as

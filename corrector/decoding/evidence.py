@@ -65,8 +65,9 @@ class FieldInk:
     written: tuple[int, ...] = ()
     as_written_logp: np.ndarray | None = None
     as_written_reader_logp: np.ndarray | None = None
-    # each box's best class the field can hold: its own mass against its mass with the look-alikes
-    # folded in (1 where the reader named a class the box can hold; a J read 5 is an S only by the fold)
+    # each box's best class the box can hold: its own mass against its mass with the look-alikes
+    # folded in (1 where the reader named a class the box can hold; a J read 5 is an S only by the
+    # fold, and a B in a position's row box an 8)
     own_share: np.ndarray | None = None
     # `[i, k]`: classes the player's hand lends box i although the reader's own distribution rules
     # them out (`hands.py`): the ink rule lets the box hold them, the ink's own reading stays the reader's
@@ -249,7 +250,7 @@ def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: flo
     as_written_logp = as_written_reader_logp = None
     if written:
         as_written_logp, as_written_reader_logp = rows([p if p is not None else own[i] for i, p in enumerate(as_written)])
-    own_share = _own_shares(own, classes, holds) if holds else None
+    own_share = _own_shares(own, classes, each) if holds else None
     return FieldInk(logp, marks, text, np.array([blank_chance(c.get("ink"), after) for c, after in zip(chars, circled)]),
                     reader_logp if mixing else None, gap, written, as_written_logp,
                     as_written_reader_logp if mixing else None, own_share, holds=_holdable(each, classes))
@@ -274,12 +275,16 @@ def _holdable(each: list[str | None], classes: str) -> np.ndarray:
     return np.array([[h is None or c in h for c in classes] for h in each], bool).reshape(len(each), len(classes))
 
 
-def _own_shares(own: list[np.ndarray], classes: str, holds: str) -> np.ndarray:
-    """Per box, the reader's own mass on the best class the box can hold against that class's mass
-    with the look-alikes folded in (`fold_lookalikes`)."""
-    idx = [i for i in (classes.find(c) for c in holds) if i >= 0]
-    return np.array([max(float(p[idx].max()), 1e-9) / max(float(fold_lookalikes(p, classes, holds)[idx].max()), 1e-9)
-                     for p in own])
+def _own_shares(own: list[np.ndarray], classes: str, each: list[str | None]) -> np.ndarray:
+    """Per box, the reader's own mass on the best class the box can hold (`each`, `box_holds`)
+    against that class's mass with the look-alikes folded in (`fold_lookalikes`): a B read in a
+    position's row box is an 8 only by the fold."""
+    def share(p: np.ndarray, holds: str | None) -> float:
+        if not holds:
+            return 1.0
+        idx = [i for i in (classes.find(c) for c in holds) if i >= 0]
+        return max(float(p[idx].max()), 1e-9) / max(float(fold_lookalikes(p, classes, holds)[idx].max()), 1e-9)
+    return np.array([share(p, h) for p, h in zip(own, each)])
 
 
 def _as_written(char: Mapping[str, Any], classes: str) -> np.ndarray | None:

@@ -126,3 +126,31 @@ def test_only_a_square_a_slip_can_name_is_one_sign_away():
     allowed = np.exp(logp) >= 0.01
     found = one_sign_from("N15", logp, allowed, CLASSES, lambda square: square != "N15")
     assert found is not None and found.position == "N14" and found.sign == ("4", "5")
+
+
+def test_a_zero_on_a_square_read_through_a_look_alike_is_held(dec):
+    """L and B side by side name no square. An L is no digit, so the other box is the row's digits
+    and its B an 8 (`evidence.box_holds`): L8, where ARDEIIND does not fit. The L may as well be a
+    6 written like one (6B), so the zero waits for the arbiter at any threshold."""
+    low = SlipDecoder(dec.k, replace(dec.p, threshold=0.6, threshold_overrule=0.6), confusion=None, mark_scores=None)
+    folded = low.decode(record(3, 7, 74, "LB", "ARDEIIND"))
+    assert folded.best.outcome.status == "incorrect" and folded.best.reading.position == "L8"
+    assert not folded.decided
+    assert folded.held == "ruled incorrect on a position read through a look-alike: B read 8 (table 7, L8 ARDEIIND, declared 74)"
+
+
+def test_a_square_read_as_written_keeps_its_zero_and_a_fold_to_a_legal_square_its_credit(dec):
+    low = SlipDecoder(dec.k, replace(dec.p, threshold=0.6, threshold_overrule=0.6), confusion=None, mark_scores=None)
+    clear = low.decode(record(3, 7, 74, "L8", "ARDEIIND"))
+    assert clear.decided and clear.held == "" and clear.best.outcome.status == "incorrect"
+    legal = low.decode(record(3, 7, 74, "HS", "ARDEIIND"))  # a 5 written like an S, in the row's box
+    assert legal.decided and legal.best.reading.position == "H5" and legal.best.outcome.credited == 74
+
+
+def test_the_arbiter_reads_the_look_alike_to_check_in_romanian():
+    held = "ruled incorrect on a position read through a look-alike: B read 8 (table 7, L8 ARDEIIND, declared 74)"
+    assert review_reason("decoder: " + held) == (
+        "decizie de depunere incorectă pe o poziție care devine pătrat doar luând o literă drept cifră "
+        "(B citit ca 8): verificați căsuța poziției înainte de a acorda 0 puncte")
+    assert review_reason(held, "en") == ("ruled incorrect on a position that reads as a square only by taking a "
+                                         "letter for a digit (B read 8): check the position box before giving 0 points")
