@@ -37,6 +37,8 @@ from .priors import Priors, load_priors
 from . import spelling
 from .strokes import allow_pairs
 
+_LOOKALIKE_OF = {a: b for pair in LOOKALIKES for a, b in (pair, pair[::-1])}  # B → 8, 8 → B, ...
+
 MovePart = tuple[str, str, tuple[int, ...], "int | None"]  # position, word, jokers, declared score
 
 
@@ -724,13 +726,12 @@ class SlipDecoder:
         if (best.outcome.status != "incorrect" or not best.reading.position or not need
                 or f.own_share is None or f.holds is None or len(f.own_share) != f.boxes):
             return []
-        partner = {a: b for pair in LOOKALIKES for a, b in (pair, pair[::-1])}
         folds = []
         for i, share in enumerate(f.own_share):
             if share >= need:
                 continue
             taken = ink.classes[int(np.argmax(np.where(f.holds[i], f.ink_logp[i], -np.inf)))]
-            folds.append((partner.get(taken, "?"), taken))
+            folds.append((_LOOKALIKE_OF.get(taken, "?"), taken))
         return folds
 
     def _ruled_out(self, ink: SlipInk, r: Reading, overruling: bool = False) -> list[tuple[str, int, str, str]]:

@@ -25,6 +25,12 @@ def dec(ro):
     return decoder(ro, WORDS, "ARDEIID", placed=(("11H", "NU"),), round_no=3)
 
 
+@pytest.fixture(scope="module")
+def low(dec):
+    """The same round decided at thresholds of 0.6: a hold that stands there stands at any threshold."""
+    return SlipDecoder(dec.k, replace(dec.p, threshold=0.6, threshold_overrule=0.6), confusion=None, mark_scores=None)
+
+
 def test_two_letters_of_the_word_at_the_same_square_are_a_near_miss():
     near = two_letters_from("H8", "SNAGEAM", MOVES)
     assert near is not None and near.move.word == "SMACEAM" and near.letters == (("M", "N"), ("C", "G"))
@@ -54,10 +60,9 @@ def test_a_hand_read_wrong_twice_is_held_with_the_legal_move_it_may_be(dec):
         assert not v.decided and v.held == f"ruled incorrect two letters from the legal H5 ARDEIIND: {letters}"
 
 
-def test_the_one_letter_phoney_is_still_ruled_on_the_ink_alone(dec):
+def test_the_one_letter_phoney_is_still_ruled_on_the_ink_alone(low):
     """ARDEIIMD, one letter off ARDEIIND, is not held by the rule: at thresholds it reaches it is
     decided incorrect, 0 points, while the two-letter reading stays in review at any threshold."""
-    low = SlipDecoder(dec.k, replace(dec.p, threshold=0.6, threshold_overrule=0.6), confusion=None, mark_scores=None)
     phoney = low.decode(record(3, 7, 74, "H5", "ARDEIIMD"))
     assert phoney.held == "" and phoney.decided
     assert phoney.best.outcome.status == "incorrect" and phoney.best.outcome.credited == 0
@@ -73,11 +78,10 @@ def test_the_arbiter_reads_why_in_romanian_without_codes():
     assert "two letters away from the legal move H5 ARDEIIND (R read N, N read M)" in english
 
 
-def test_a_square_one_misread_sign_from_where_the_word_scores_is_held_with_that_square(dec):
+def test_a_square_one_misread_sign_from_where_the_word_scores_is_held_with_that_square(low):
     """G6 is two signs from the legal H5 (0 points, D 6.1.c); G5, one sign from H5, is penalised
     (RULES.md §3.3, D 6.3.b). A 5 the reader took for a 6 turns the player's penalty into a zero:
     where the reader itself leaves the 5 plausible, the zero goes to review at any threshold."""
-    low = SlipDecoder(dec.k, replace(dec.p, threshold=0.6, threshold_overrule=0.6), confusion=None, mark_scores=None)
     assert low.rule(low.decode(record(3, 7, 74, "G5", "ARDEIIND")).best.reading).status == "penalised"
     unsure = low.decode(record(3, 7, 74, "G6", "ARDEIIND", doubts={("position", 1): ("5", 0.03)}))
     assert unsure.best.outcome.status == "incorrect" and unsure.best.reading.position == "G6"
@@ -92,10 +96,9 @@ def test_a_square_written_clearly_two_signs_off_stays_a_zero(dec):
     assert clear.best.outcome.status == "incorrect" and clear.best.outcome.credited == 0
 
 
-def test_a_sign_that_keeps_the_zero_holds_nothing(dec):
+def test_a_sign_that_keeps_the_zero_holds_nothing(low):
     """A doubt between two signs that both leave the word a zero (G6 or G7, neither one sign from a
     square where ARDEIIND lies) is no reason to look: the zero is the ruling either way."""
-    low = SlipDecoder(dec.k, replace(dec.p, threshold=0.6, threshold_overrule=0.6), confusion=None, mark_scores=None)
     v = low.decode(record(3, 7, 74, "G6", "ARDEIIND", doubts={("position", 1): ("7", 0.03)}))
     assert v.best.outcome.status == "incorrect" and v.held == "" and v.decided
 
@@ -128,19 +131,17 @@ def test_only_a_square_a_slip_can_name_is_one_sign_away():
     assert found is not None and found.position == "N14" and found.sign == ("4", "5")
 
 
-def test_a_zero_on_a_square_read_through_a_look_alike_is_held(dec):
+def test_a_zero_on_a_square_read_through_a_look_alike_is_held(low):
     """L and B side by side name no square. An L is no digit, so the other box is the row's digits
     and its B an 8 (`evidence.box_holds`): L8, where ARDEIIND does not fit. The L may as well be a
     6 written like one (6B), so the zero waits for the arbiter at any threshold."""
-    low = SlipDecoder(dec.k, replace(dec.p, threshold=0.6, threshold_overrule=0.6), confusion=None, mark_scores=None)
     folded = low.decode(record(3, 7, 74, "LB", "ARDEIIND"))
     assert folded.best.outcome.status == "incorrect" and folded.best.reading.position == "L8"
     assert not folded.decided
     assert folded.held == "ruled incorrect on a position read through a look-alike: B read 8 (table 7, L8 ARDEIIND, declared 74)"
 
 
-def test_a_square_read_as_written_keeps_its_zero_and_a_fold_to_a_legal_square_its_credit(dec):
-    low = SlipDecoder(dec.k, replace(dec.p, threshold=0.6, threshold_overrule=0.6), confusion=None, mark_scores=None)
+def test_a_square_read_as_written_keeps_its_zero_and_a_fold_to_a_legal_square_its_credit(low):
     clear = low.decode(record(3, 7, 74, "L8", "ARDEIIND"))
     assert clear.decided and clear.held == "" and clear.best.outcome.status == "incorrect"
     legal = low.decode(record(3, 7, 74, "HS", "ARDEIIND"))  # a 5 written like an S, in the row's box
