@@ -65,10 +65,16 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]],
 # held-out hands in a room of 100: table 99 read 79 (its 9 read 7, 9 at 0.02) collided with table
 # 79's own slip, while table 29 read 99 (2 at 0.007) was decided for 99, which no other slip claimed.
 CONTESTED = 0.005
-# Two slips may carry each other's tables (`hold_swappable`) when one ink gives the other's table
-# at least UNSURE (it is decided by the seating, not by its ink) and the other at least SWAP_EDGE.
+# Two slips may carry each other's tables (`hold_swappable`) when each ink names the other's table
+# (at least SWAP_EDGE: below it a table gets only the share every table gets from an ink sure of
+# another) and the two give the swap at least SWAP_ODDS against the tables they are seated at
+# (`swap_odds`). The real swaps seen on held-out hands had odds of 8.3e-4 (24/29, seed 3524),
+# 1.0e-3 (1/2, seed 3526) and 1.4e-2 (40/90, seed 3504); SWAP_ODDS is a third of the smallest, set
+# by hand. Over the 367 pairs the rule before held on the blank piles of seeds 3533-3535 (all seen),
+# the inks' odds foretold 4.1 swaps, and 2 of the pairs were real swaps: the inks are not surer of
+# their tables than they should be, so a pair let go under SWAP_ODDS is a swap less than once in 3,000.
 SWAP_EDGE = 0.001
-UNSURE = 0.1
+SWAP_ODDS = 3e-4
 # A slip whose ink allows more tables than this (its table box empty or unreadable) is filed by the
 # player's name, not by its ink: it holds back no table, and is checked against the tables at filing.
 FEW_TABLES = 3
@@ -118,17 +124,18 @@ def hold_unclaimed(verdicts: list[Verdict], own: list[dict[int | None, float]], 
 
 
 def hold_swappable(verdicts: list[Verdict], own: list[dict[int | None, float]]) -> list[Verdict]:
-    """Send to review each slip whose ink may name the table of another slip whose ink may name
-    its own (`own`: each slip's own table posterior): both shares at least CONTESTED, or one ink
-    unsure of its table (at least UNSURE to the other's) and the other not ruling it out (at least
-    SWAP_EDGE). The two may be swapped, each player credited with the other's move (RULES.md §2).
-    A slip in review counts, as it will be filed at the table it names.
+    """Send to review each slip seated at table t whose ink may name the table u of another slip
+    whose ink may name t (`own`: each slip's own table posterior; each at least SWAP_EDGE), when
+    the two inks give the swap odds of at least SWAP_ODDS (`swap_odds`). The two may be swapped, each player credited with the
+    other's move (RULES.md §2). A slip in review counts, as it will be filed at the table it names.
 
     No slip collides and no table is left without a slip, so the seating has nothing to weigh but
     the two inks: a digit the reader misreads the same way on both slips (a 4 read 9 on table 24,
     a 9 read 4 on table 29, both 95 % sure on a hand never seen), or one slip torn between two
     tables settled by another slip misread for sure (table 1's read 2, 1 at 0.18; table 2's read
-    1, 2 at 0.0047), swaps two players' moves.
+    1, 2 at 0.0047), swaps two players' moves. Odds, not each ink's share alone: a 7 read at 0.87
+    leaves 0.13 to a 1 (the reader's confusions, `confusion.json`), so table 78's slip may be 18's,
+    but when table 18's ink gives 78 only 0.0015 the swap needs both misread, about 1 in 4,600.
 
     Two decided slips that may be swapped but say the same (the same move, score and ruling, in
     the same round) are decided all the same: swapped or not, each of the two tables is filed and
@@ -142,12 +149,12 @@ def hold_swappable(verdicts: list[Verdict], own: list[dict[int | None, float]]) 
         t = v.best.reading.table
         if v.held or t is None:
             continue
-        for u, p in own[i].items():
+        for u in own[i]:
             j = claims.get(u)
             if j is None or j == i or u == t:
                 continue
-            weak, strong = sorted((p, own[j].get(t, 0.0)))
-            if weak >= CONTESTED or (weak >= SWAP_EDGE and strong >= UNSURE):
+            named = min(own[i][u], own[j].get(t, 0.0)) >= SWAP_EDGE
+            if named and swap_odds(own[i], own[j], t, u) >= SWAP_ODDS:
                 partners.setdefault(i, []).append((u, j))
     held = {i for i, pairs in partners.items()
             if not verdicts[i].decided or any(not _says_the_same(verdicts[i], verdicts[j]) for _, j in pairs)}
@@ -164,6 +171,14 @@ def hold_swappable(verdicts: list[Verdict], own: list[dict[int | None, float]]) 
         else:
             out[i] = replace(verdicts[i], twins=tuple(sorted(u for u, _ in pairs)))
     return out
+
+
+def swap_odds(first: Mapping[int | None, float], second: Mapping[int | None, float], t: int, u: int) -> float:
+    """The odds that a slip seated at t and a slip seated at u carry each other's tables, against
+    the seating as it stands, from their inks alone (`first`, `second`: their table posteriors)."""
+    seated = first.get(t, 0.0) * second.get(u, 0.0)
+    swapped = first.get(u, 0.0) * second.get(t, 0.0)
+    return swapped / seated if seated > 0 else (1.0 if swapped > 0 else 0.0)
 
 
 def _says_the_same(a: Verdict, b: Verdict) -> bool:

@@ -237,6 +237,30 @@ def test_RULES_2_one_ink_unsure_of_its_table_and_a_slip_that_may_be_its_go_to_re
     assert second.decided and second.best.reading.table == 1
 
 
+def test_RULES_2_a_seven_that_may_be_a_one_beside_a_one_sure_of_itself_is_decided(ro):
+    """Seen on held-out hands in rooms of 100: table 78's 7 read at 0.88 leaves 0.12 to a 1 (the
+    reader's confusions), and table 18's ink gives 78 only 0.0015. A swap needs both misread: odds
+    of 2e-4, under SWAP_ODDS, so both are decided. Where table 18's ink gives 78 twice as much, the
+    odds pass it and both go to review, as the swaps seen (8.3e-4 and more) did."""
+    from corrector.decoding.pile import SWAP_ODDS, swap_odds
+    dec = decoder(ro, WORDS, "AEMODLR", round_no=1, tables=range(1, 101))
+    seven_or_one = record(1, 78, 26, "H4", "MODEL", doubts={("table", 0): ("1", 0.12)})
+    one = record(1, 18, 20, "H8", "MODEL", doubts={("table", 0): ("7", 0.0015)})
+    everyone_else = [record(1, t, 26, "H4", "MODEL") for t in range(1, 101) if t not in (18, 78)]
+    def odds(a: dict, b: dict) -> float:  # from each slip's own ink, before the pile seats it
+        return swap_odds(dec.decode(a).posterior.tables, dec.decode(b).posterior.tables, 78, 18)
+
+    assert odds(seven_or_one, one) < SWAP_ODDS
+    first, second, *others = decode_round(dec, [seven_or_one, one, *everyone_else])
+    assert first.decided and first.best.reading.table == 78 and not first.twins
+    assert second.decided and second.best.reading.table == 18
+    one_less_sure = record(1, 18, 20, "H8", "MODEL", doubts={("table", 0): ("7", 0.003)})
+    assert odds(seven_or_one, one_less_sure) >= SWAP_ODDS
+    first, second, *_ = decode_round(dec, [seven_or_one, one_less_sure, *everyone_else])
+    assert first.held == "this slip and table 18's may have each other's table numbers"
+    assert second.held == "this slip and table 78's may have each other's table numbers"
+
+
 def test_RULES_2_a_pile_too_entangled_to_enumerate_decides_no_slip_at_a_table_of_a_loop(ro, monkeypatch):
     """Seen on held-out hands, room of 100 (seed 3504): table 90 read 40 (a 9 at 0.0013), table
     40 read 40 (0.84, 90 at 0.08), the whole pile one group too entangled to enumerate. Propagated,
