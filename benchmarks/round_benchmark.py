@@ -61,7 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from corrector.decoding import Hands, Priors, Reading, RoundKnowledge, SlipDecoder, decode_round, load_priors  # noqa: E402
 from corrector.decoding.confusion import fit_by_confidence, load_confusion, save_confusion  # noqa: E402
 from corrector.decoding.markscores import fit as fit_marks, load_mark_scores, save_mark_scores  # noqa: E402
-from corrector.decoding.evidence import CLASSES, box_distribution  # noqa: E402
+from corrector.decoding.evidence import CLASSES, box_distribution, digits_alone  # noqa: E402
 from corrector.decoding.pile import filing  # noqa: E402
 from corrector.decoding.priors import load_priors as priors_from, save_fitted, save_threshold  # noqa: E402
 from corrector.game.gamemaster import GameMaster  # noqa: E402
@@ -442,17 +442,26 @@ def simulate(args, reader, template, font_paths, priors: Priors) -> Tally:
     return tally
 
 
-def confusion_boxes(piles) -> Iterator[tuple[np.ndarray, str]]:
+DIGIT_FIELDS = ("tur", "masa", "puncte")  # the slip's fields that hold digits alone (evidence.HOLDS)
+
+
+def confusion_boxes(piles, digit_fields: bool = False) -> Iterator[tuple[np.ndarray, str]]:
     """(the reader's distribution, the written class) of every box whose field was read with as
-    many boxes as were written."""
+    many boxes as were written; with `digit_fields`, of the fields that hold digits alone only,
+    weighed on their digits as the decoder weighs them (`digits_alone`). The letters' bands are
+    fitted on every box, as before the digit boxes had their own: their rows of the digits serve the
+    position's row number."""
     for records, truths in piles:
         for record, truth in zip(records, truths):
             classes = str(record.get("classes") or CLASSES)
             for name, text in truth.values().items():
+                if digit_fields and name not in DIGIT_FIELDS:
+                    continue
                 chars = (record.get("fields") or {}).get(name, {}).get("chars") or []
                 if len(chars) == len(text):
                     for char, ch in zip(chars, text):
-                        yield box_distribution(char, classes), ch
+                        p = box_distribution(char, classes)
+                        yield (digits_alone(p, classes) if digit_fields else p), ch
 
 
 def mark_boxes(piles) -> Iterator[tuple[dict[str, float], bool]]:
@@ -756,12 +765,15 @@ def main() -> int:
                 kept = pickle.load(f)
             args.replay, args.replay_piles, args.dump = args.dump, kept["piles"], None
         boxes = list(confusion_boxes(kept["piles"]))
-        confusion = fit_by_confidence(boxes, CLASSES)
+        digit_boxes = list(confusion_boxes(kept["piles"], digit_fields=True))
+        confusion = fit_by_confidence(boxes, CLASSES, digit_boxes=digit_boxes)
         save_confusion(confusion)
         args.confusion = confusion
-        print(f"reader confusions fitted on {len(boxes)} calibration boxes, "
-              f"in bands of the reader's confidence split at {', '.join(map(str, confusion.edges))}, weights "
-              f"{', '.join(str(b.weight) for b in confusion.bands)}; stored in corrector/decoding/confusion.json")
+        print(f"reader confusions fitted on {len(boxes)} calibration boxes and, apart, {len(digit_boxes)} boxes of "
+              f"the table, round and score weighed on their digits, in bands of the reader's confidence split at "
+              f"{', '.join(map(str, confusion.edges))}, weights {', '.join(str(b.weight) for b in confusion.bands)} "
+              f"and {', '.join(str(b.weight) for b in confusion.for_digit_boxes().bands)}; "
+              f"stored in corrector/decoding/confusion.json")
         marked = list(mark_boxes(kept["piles"]))
         args.mark_scores = fit_marks(marked)
         save_mark_scores(args.mark_scores)

@@ -12,7 +12,13 @@ written or read as a digit was misread 1 time in 700 when read at 0.99 or more, 
 0.9–0.99, 2 in 5 below 0.9. One matrix for all boxes lends a box read at 0.6 the errors of a box
 read at 0.999 and the other way round, so the boxes are fitted in bands of the reader's confidence
 (`ConfusionByConfidence`, `EDGES`), each with its own matrix and λ (a band without calibration
-boxes gets λ 0: no evidence, no mixing)."""
+boxes gets λ 0: no evidence, no mixing).
+
+The boxes of a field that holds digits alone (table, round, score) are read by the digit reader
+within the digits' share, and are weighed on their digits alone (`evidence.digits_alone`): they
+have their own confusions (`digit_boxes`), fitted on those boxes as the decoder sees them. Pooled
+with the letters, a clear 7 whose box the character reader found a little letter-like fell in the
+band of unsure boxes, where a 7 was a 1 one time in seven, and every such score went to review."""
 from __future__ import annotations
 
 import json
@@ -75,6 +81,12 @@ class ConfusionByConfidence:
     classes: str
     edges: tuple[float, ...]
     bands: tuple[Confusion, ...]
+    # the confusions of the boxes of a digits-only field, read on their digits alone; None: those
+    # boxes are mixed with the bands above
+    digit_boxes: ConfusionByConfidence | None = None
+
+    def for_digit_boxes(self) -> ConfusionByConfidence:
+        return self.digit_boxes or self
 
     def band(self, p: np.ndarray) -> Confusion:
         return self.bands[band_of(p, self.edges)]
@@ -83,17 +95,23 @@ class ConfusionByConfidence:
         return self.band(p).mix(p)
 
     def to_json(self) -> dict:
-        return {"classes": self.classes, "edges": list(self.edges),
-                "bands": [{"weight": b.weight, "given_read": b.to_json()["given_read"]} for b in self.bands]}
+        data: dict = {"classes": self.classes, "edges": list(self.edges),
+                      "bands": [{"weight": b.weight, "given_read": b.to_json()["given_read"]} for b in self.bands]}
+        if self.digit_boxes is not None:
+            data["digit_boxes"] = self.digit_boxes.to_json()
+        return data
 
 
 def fit_by_confidence(boxes: Iterable[tuple[np.ndarray, str]], classes: str,
-                      edges: tuple[float, ...] = EDGES) -> ConfusionByConfidence:
-    """`fit` on the boxes of each band of the reader's confidence."""
+                      edges: tuple[float, ...] = EDGES,
+                      digit_boxes: Iterable[tuple[np.ndarray, str]] | None = None) -> ConfusionByConfidence:
+    """`fit` on the boxes of each band of the reader's confidence; `digit_boxes` (the boxes of
+    digits-only fields, as `evidence.digits_alone` weighs them) fitted apart."""
     by_band: list[list[tuple[np.ndarray, str]]] = [[] for _ in range(len(edges) + 1)]
     for p, c in boxes:
         by_band[band_of(p, edges)].append((p, c))
-    return ConfusionByConfidence(classes, tuple(edges), tuple(fit(pairs, classes) for pairs in by_band))
+    digits = fit_by_confidence(digit_boxes, classes, edges) if digit_boxes is not None else None
+    return ConfusionByConfidence(classes, tuple(edges), tuple(fit(pairs, classes) for pairs in by_band), digits)
 
 
 ReaderConfusion = Confusion | ConfusionByConfidence
@@ -102,11 +120,17 @@ ReaderConfusion = Confusion | ConfusionByConfidence
 def load_confusion(path: Path = CONFUSION_FILE) -> ReaderConfusion | None:
     if not path.is_file():
         return None
-    data = json.loads(path.read_text(encoding="utf-8"))
+    return confusion_from(json.loads(path.read_text(encoding="utf-8")))
+
+
+def confusion_from(data: dict) -> ReaderConfusion:
+    """The confusions kept as data by `save_confusion`."""
     if "bands" in data:
         bands = tuple(Confusion(data["classes"], np.asarray(b["given_read"], dtype=float), float(b["weight"]))
                       for b in data["bands"])
-        return ConfusionByConfidence(data["classes"], tuple(float(e) for e in data["edges"]), bands)
+        digits = data.get("digit_boxes")
+        return ConfusionByConfidence(data["classes"], tuple(float(e) for e in data["edges"]), bands,
+                                     confusion_from(digits) if digits else None)  # type: ignore[arg-type]
     return Confusion(data["classes"], np.asarray(data["given_read"], dtype=float), float(data["weight"]))
 
 
