@@ -61,7 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from corrector.decoding import Hands, Priors, Reading, RoundKnowledge, SlipDecoder, decode_round, load_priors  # noqa: E402
 from corrector.decoding.confusion import fit_by_confidence, load_confusion, save_confusion  # noqa: E402
 from corrector.decoding.markscores import fit as fit_marks, load_mark_scores, save_mark_scores  # noqa: E402
-from corrector.decoding.evidence import CLASSES, box_distribution, digits_alone  # noqa: E402
+from corrector.decoding.evidence import CLASSES, DIGITS, FIELDS, HOLDS, box_distribution, digits_alone  # noqa: E402
 from corrector.decoding.pile import filing  # noqa: E402
 from corrector.decoding.priors import load_priors as priors_from, save_fitted, save_threshold  # noqa: E402
 from corrector.game.gamemaster import GameMaster  # noqa: E402
@@ -442,7 +442,8 @@ def simulate(args, reader, template, font_paths, priors: Priors) -> Tally:
     return tally
 
 
-DIGIT_FIELDS = ("tur", "masa", "puncte")  # the slip's fields that hold digits alone (evidence.HOLDS)
+# the slip's fields that hold digits alone, under each of their names (tur, masa, puncte)
+DIGIT_FIELDS = frozenset(name for field, names in FIELDS.items() if HOLDS.get(field) == DIGITS for name in names)
 
 
 def confusion_boxes(piles, digit_fields: bool = False) -> Iterator[tuple[np.ndarray, str]]:

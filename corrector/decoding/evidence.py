@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .confusion import ReaderConfusion
+from .confusion import ConfusionByConfidence, ReaderConfusion
 from .markscores import MarkScores, seen
 
 CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -250,8 +250,8 @@ def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: flo
                         marks, text)
     mixing = confusion is not None and confusion.classes == classes
     digits_only = holds == DIGITS
-    if digits_only and mixing and hasattr(confusion, "for_digit_boxes"):
-        confusion = confusion.for_digit_boxes()  # type: ignore[union-attr]
+    if digits_only and isinstance(confusion, ConfusionByConfidence):
+        confusion = confusion.for_digit_boxes()
 
     def rows(own: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """(log-probabilities after the confusion mix, the reader's own) of boxes read `own`."""

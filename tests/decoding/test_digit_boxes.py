@@ -108,10 +108,8 @@ def test_RULES_3_d_a_clear_score_in_a_letter_like_hand_is_decided(ro):
 def test_the_calibration_fits_the_digit_boxes_apart_as_the_decoder_weighs_them(bench):
     """`round_benchmark.py --calibrate`: the boxes of the table, round and score feed the digit
     boxes' confusions, weighed on their digits; every box, as read, the letters' bands."""
-    from tests.decoding.helpers import record as reading
-
     truth = bench.Written(table=7, round=2, position="H4", word="MODEL", jokers=(), score=26, mistake=None, seat=7)
-    rec = reading(2, 7, 26, "H4", "MODEL")
+    rec = record(2, 7, 26, "H4", "MODEL")
     rec["fields"]["puncte"]["chars"][0] = crafted_box({"Y": 0.95, "2": 0.0196, "V": 0.03})
     piles = [([rec], [truth])]
     letters = list(bench.confusion_boxes(piles))
