@@ -344,6 +344,8 @@ def flag_cause(v) -> str:
         return "ruled incorrect on a word read unclearly"
     if v.doubt.startswith("ruled incorrect on a position read through a look-alike"):
         return "ruled incorrect on a position read through a look-alike"
+    if v.doubt.startswith("ruled against the ink's own reading on a position read through a look-alike"):
+        return "ruled against the ink on a position read through a look-alike"
     if v.doubt.startswith("ruled incorrect two letters from the legal"):
         return "ruled incorrect two letters from a legal move"
     if v.doubt.startswith("ruled incorrect at ") and " one sign from " in v.doubt:

@@ -83,6 +83,11 @@ _PIECES: tuple[tuple[re.Pattern[str], Any], ...] = (
                       f"({_letters(m[1], lang)}): check the position box before giving 0 points" if lang == EN
                       else f"decizie de depunere incorectă pe o poziție care devine pătrat doar luând o literă drept "
                       f"cifră ({_letters(m[1], lang)}): verificați căsuța poziției înainte de a acorda 0 puncte")),
+    (re.compile(r"^(?:decoder: )?ruled against the ink's own reading on a position read through a look-alike: (.+) \((.+)\)$"),
+     lambda m, lang: (f"the position reads as a square only by taking a letter for a digit ({_letters(m[1], lang)}), "
+                      "and the ink alone gives another ruling: check the position box" if lang == EN
+                      else f"poziția devine pătrat doar luând o literă drept cifră ({_letters(m[1], lang)}), iar "
+                      "cerneala singură dă altă decizie: verificați căsuța poziției")),
     (re.compile(r"^(?:decoder: )?ruled incorrect two letters from the legal (\S+) (\S+): (.+)$"),
      lambda m, lang: (f"ruled incorrect, but two letters away from the legal move {m[1]} {m[2]} "
                       f"({_letters(m[3], lang)}): check those boxes before giving 0 points" if lang == EN

@@ -593,8 +593,9 @@ class SlipDecoder:
                     + "; ".join(_veto_text(v) for v in veto))
         elif clear < self.p.ink.get("clear_word", 0.0):
             held = f"ruled incorrect on a word read unclearly: its letters {clear:.3f} sure ({_show(best.reading)})"
-        elif folds := self._position_folds(best, ink):
-            held = ("ruled incorrect on a position read through a look-alike: "
+        elif folds := self._position_folds(best, ink, overruling=not agrees):
+            held = (("ruled incorrect" if best.outcome.status == "incorrect" else "ruled against the ink's own reading")
+                    + " on a position read through a look-alike: "
                     + ", ".join(f"{seen} read {taken}" for seen, taken in folds) + f" ({_show(best.reading)})")
         elif near := self._near_miss(best):
             held = (f"ruled incorrect two letters from the legal {near.move.position} {near.move.word}: "
@@ -712,18 +713,22 @@ class SlipDecoder:
             folded = float(np.prod(np.minimum(f.own_share, 1.0)))
         return float(np.exp(logp.max(axis=1).sum())) * folded
 
-    def _position_folds(self, best: Candidate, ink: SlipInk) -> list[tuple[str, str]]:
-        """The position boxes a zero ruling (RULES.md §3, D 6.1.a) reads as a digit only through
-        its letter look-alike, as (the letter the reader saw, the digit taken): the arbiter looks
-        before the zero is filed. A position is one letter and the row's digits, so where one end
-        box is clearly a letter the others are taken for digits (`evidence.box_holds`), and a B
-        there is an 8. When the clear letter was itself a digit the reader took for a letter, the
-        fold moves the square: a 6B written with an L-like 6 read L8, ruled incorrect at 0.998.
-        A box counts where the reader's own mass on the digit is under `ink.clear_position` of its
-        mass with the letter folded in (priors.json)."""
+    def _position_folds(self, best: Candidate, ink: SlipInk, overruling: bool = False) -> list[tuple[str, str]]:
+        """The position boxes a zero ruling (RULES.md §3, D 6.1.a), or a ruling `overruling` the
+        ink's own reading, reads as a digit only through its letter look-alike, as (the letter the
+        reader saw, the digit taken): the arbiter looks before the ruling is filed. A position is
+        one letter and the row's digits, so where one end box is clearly a letter the others are
+        taken for digits (`evidence.box_holds`), and a B there is an 8. When the clear letter was
+        itself a digit the reader took for a letter, the fold moves the square: a 6B written with
+        an L-like 6 read L8, ruled incorrect at 0.998. A ruling the ink's own reading does not
+        give rests on the priors where the ink is silent, and a digit made by the fold is no
+        reading: a 1 the reader took for L (0.29, Z 0.09) became a 2 by the Z, and one wrong
+        sign (1H ALERGIC, RULES.md §3.3) was credited as the legal 2H at 0.9944 on a calibration
+        pile. A box counts where the reader's own mass on the digit is under
+        `ink.clear_position` of its mass with the letter folded in (priors.json)."""
         f = ink.fields["position"]
         need = float(self.p.ink.get("clear_position", 0.0))
-        if (best.outcome.status != "incorrect" or not best.reading.position or not need
+        if ((best.outcome.status != "incorrect" and not overruling) or not best.reading.position or not need
                 or f.own_share is None or f.holds is None or len(f.own_share) != f.boxes):
             return []
         folds = []

@@ -40,7 +40,10 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]],
     taken = set(taken or ())
     rows = [v.posterior.tables if v.posterior else {} for v in verdicts]
     seatable = [decoder.seatable_tables(v) for v in verdicts]
-    seated = seat_pile(seatable, taken, float(decoder.p.table.get("second", 0.0)))
+    free = len(set(decoder.k.tables) - taken)
+    slips = sum(v.posterior is not None for v in verdicts)
+    second = float(decoder.p.table.get("second", 0.0)) * empty_table_odds(slips, free, decoder.p.table.get("absent"))
+    seated = seat_pile(seatable, taken, second)
     for i, v in enumerate(verdicts):
         if v.posterior is None:
             continue
@@ -59,6 +62,22 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]],
             verdicts[i] = _hold(v, f"another slip of this round also claims table {v.best.reading.table}")
     unclaimed = set(decoder.k.tables) - set(count) - taken
     return hold_swappable(hold_unclaimed(hold_contested(verdicts, rows, colliding), rows, unclaimed), rows)
+
+
+def empty_table_odds(slips: int, free: int, absent: float | None) -> float:
+    """The odds that a table still without a slip gets none from this pile, at most 1: what a
+    slip taken for a second one at another table costs, for the table it leaves empty.
+
+    A full pile (as many slips as tables still to file) leaves a table empty only when its player
+    handed in nothing (`priors.json` `table.absent`). Without this, a slip whose 4 was read 9 at
+    0.88 (table 43 read 93) weighed a second slip at 93 against table 43, which no other slip may
+    be at, as if table 43 were as likely empty as filled, and went to review 0.97 sure of 43. A
+    pile scanned in parts (fewer slips than tables left) leaves tables empty for now: there the
+    odds are those of the share it leaves, and no more than even, as before `absent` was known."""
+    if absent is None or free <= 0:
+        return 1.0
+    share = max(float(absent), 1.0 - slips / free)
+    return min(1.0, share / (1.0 - share)) if share < 1.0 else 1.0
 
 
 # A table at least this share of a slip's own ink names may be the one it belongs to. Seen on

@@ -12,9 +12,10 @@ import pytest
 
 from arbiter.words.reasons import review_reason
 from corrector.decoding import SlipDecoder
+from corrector.decoding.confusion import fit
 from corrector.decoding.knowledge import LegalMove
 from corrector.decoding.nearmiss import one_sign_from, two_letters_from
-from tests.decoding.helpers import CLASSES, decoder, record
+from tests.decoding.helpers import CLASSES, crafted_box, decoder, record
 
 WORDS = {"ARDEIIND", "NU", "ARDE", "DAR", "RAD", "IED", "DIN", "ERA", "AER", "RADE", "DIE"}
 MOVES = (LegalMove("H8", "SMACEAM", (), 43), LegalMove("11I", "DINDU", (), 20), LegalMove("H8", "TRIB", (), 12))
@@ -146,6 +147,29 @@ def test_a_square_read_as_written_keeps_its_zero_and_a_fold_to_a_legal_square_it
     assert clear.decided and clear.held == "" and clear.best.outcome.status == "incorrect"
     legal = low.decode(record(3, 7, 74, "HS", "ARDEIIND"))  # a 5 written like an S, in the row's box
     assert legal.decided and legal.best.reading.position == "H5" and legal.best.outcome.credited == 74
+
+
+def test_a_credit_against_the_ink_on_a_square_read_through_a_look_alike_is_held(dec):
+    """Seen on a calibration pile: 1H ALERGIC (one wrong sign, RULES.md §3.3, D 6.3.b), its 1
+    read L 0.29, Z 0.09, credited as the legal 2H at 0.9944 through the Z. Here H6 ARDEIIND, its
+    6 read L 0.45, S 0.12, on hands whose L in that box was mostly a 6 (the calibration's
+    confusions): the ink alone reads H6, one sign off the legal H5, which the S alone makes. The
+    credit against the ink rests on the fold, so it waits for the arbiter at any threshold."""
+    lost = {"L": 0.45, "S": 0.12, "N": 0.1, "6": 0.02}
+    confusion = fit([(np.array(crafted_box(lost)["probs"]), "6")] * 40
+                    + [(np.array(crafted_box(lost)["probs"]), "L")] * 10, CLASSES)
+    low = SlipDecoder(dec.k, replace(dec.p, threshold=0.6, threshold_overrule=0.6), confusion=confusion,
+                      mark_scores=None)
+    slip = record(3, 7, 74, "H6", "ARDEIIND")
+    slip["fields"]["poz"]["chars"][1] = crafted_box(lost)
+    verdict = low.decode(slip)
+    assert verdict.best.reading.position == "H5" and verdict.best.outcome.credited == 74 and not verdict.agrees
+    assert not verdict.decided
+    assert verdict.held == ("ruled against the ink's own reading on a position read through a look-alike: "
+                            "S read 5 (table 7, H5 ARDEIIND, declared 74)")
+    assert review_reason("decoder: " + verdict.held) == (
+        "poziția devine pătrat doar luând o literă drept cifră (S citit ca 5), iar cerneala singură dă "
+        "altă decizie: verificați căsuța poziției")
 
 
 def test_the_arbiter_reads_the_look_alike_to_check_in_romanian():

@@ -8,7 +8,8 @@ import pytest
 from corrector.decoding import decode_round
 from corrector.decoding.confusion import fit
 from corrector.decoding.evidence import CLASSES, slip_ink
-from tests.decoding.helpers import crafted_box, decoder, record, undeciding
+from corrector.decoding.pile import empty_table_odds
+from tests.decoding.helpers import THRESHOLD, crafted_box, decoder, record, undeciding
 from tests.decoding.test_decoder import WORDS
 
 
@@ -121,6 +122,33 @@ def test_RULES_2_a_table_no_slip_names_holds_back_a_slip_that_may_be_its(dec):
     # a slip whose ink is sure of its table is decided whatever tables have no slip
     sure, *_ = decode_round(dec, [record(1, 4, 26, "H4", "MODEL"), without_table])
     assert sure.decided
+
+
+def test_RULES_2_a_full_pile_weighs_a_second_slip_against_the_table_it_would_leave_empty(ro):
+    """Seen on held-out hands in a room of 100: table 43's 4 read 9 at 0.88, beside table 93's slip
+    sure of 93. Weighed as a second slip at 93, it left table 43, which no other slip may be at,
+    as likely empty as not, and went to review 0.97 sure of 43. Every table of a full pile hands
+    in a slip but for an absent player (`table.absent`): the slip is table 3's. In a pile scanned
+    in parts, table 1's slip still to come, a table may be empty for now: it stays in review."""
+    dec = decoder(ro, WORDS, "AEMODLR", round_no=1, tables=range(1, 4))
+    one, two = record(1, 1, 26, "H4", "MODEL"), record(1, 2, 26, "H4", "MODEL")
+    three_read_two = record(1, 2, 26, "H4", "MODEL", doubts={("table", 0): ("3", 0.08)})
+    _, sure_two, seated = decode_round(dec, [one, two, three_read_two])
+    assert sure_two.decided and sure_two.best.reading.table == 2
+    assert seated.decided and seated.best.reading.table == 3 and seated.posterior.tables.get(2, 0.0) < 1e-3
+    sure_two, unsure = decode_round(dec, [two, three_read_two])
+    assert sure_two.decided and not unsure.decided and 0.5 < unsure.posterior.tables[3] < THRESHOLD
+
+
+@pytest.mark.parametrize(("slips", "free", "odds"), [
+    (100, 100, 0.02 / 0.98),  # full pile: a table is empty only for an absent player
+    (80, 100, 0.2 / 0.8),  # a fifth of the tables still to come
+    (40, 100, 1.0),  # more empty tables than filled: never more than even, as without `absent`
+    (100, 100, None),  # no `absent` known: as before
+])
+def test_a_table_left_empty_costs_what_the_pile_makes_it_likely(slips, free, odds):
+    absent = None if odds is None else 0.02
+    assert empty_table_odds(slips, free, absent) == pytest.approx(1.0 if odds is None else odds)
 
 
 def test_RULES_2_a_slip_in_review_for_its_score_holds_back_no_other_table(dec):
