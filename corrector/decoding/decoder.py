@@ -724,19 +724,24 @@ class SlipDecoder:
         give rests on the priors where the ink is silent, and a digit made by the fold is no
         reading: a 1 the reader took for L (0.29, Z 0.09) became a 2 by the Z, and one wrong
         sign (1H ALERGIC, RULES.md §3.3) was credited as the legal 2H at 0.9944 on a calibration
-        pile. A box counts where the reader's own mass on the digit is under
-        `ink.clear_position` of its mass with the letter folded in (priors.json)."""
+        pile: the box's best digit was a 6 at 0.07, but the ruling's 2 was 0.04 of the reader's
+        own and 0.13 with the Z. A box counts where the reader's own mass on the ruling's digit
+        (the box's best, where the boxes are not the ruling's signs) is under `ink.clear_position`
+        of its mass with the letter folded in (priors.json)."""
         f = ink.fields["position"]
         need = float(self.p.ink.get("clear_position", 0.0))
-        if ((best.outcome.status != "incorrect" and not overruling) or not best.reading.position or not need
+        position = best.reading.position
+        if ((best.outcome.status != "incorrect" and not overruling) or not position or not need
                 or f.own_share is None or f.holds is None or len(f.own_share) != f.boxes):
             return []
         folds = []
         for i, share in enumerate(f.own_share):
-            if share >= need:
-                continue
             taken = ink.classes[int(np.argmax(np.where(f.holds[i], f.ink_logp[i], -np.inf)))]
-            folds.append((_LOOKALIKE_OF.get(taken, "?"), taken))
+            if f.fold_share is not None and len(position) == f.boxes and position[i] in ink.classes:
+                taken = position[i]  # the ruling's own sign in that box, where the boxes are the signs
+                share = float(f.fold_share[i, ink.classes.index(taken)])
+            if share < need:
+                folds.append((_LOOKALIKE_OF.get(taken, "?"), taken))
         return folds
 
     def _ruled_out(self, ink: SlipInk, r: Reading, overruling: bool = False) -> list[tuple[str, int, str, str]]:

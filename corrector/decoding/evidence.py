@@ -69,6 +69,10 @@ class FieldInk:
     # folded in (1 where the reader named a class the box can hold; a J read 5 is an S only by the
     # fold, and a B in a position's row box an 8)
     own_share: np.ndarray | None = None
+    # `[i, k]`: the same share for every class k of box i (1 where the fold adds nothing to k): a
+    # ruling's own character may be a box's runner-up that only the fold lifts above the best (a
+    # 1 read L 0.29, 6 0.07, 2 0.04 and Z 0.08: the fold makes it a 2, the reader hardly did)
+    fold_share: np.ndarray | None = None
     # `[i, k]`: classes the player's hand lends box i although the reader's own distribution rules
     # them out (`hands.py`): the ink rule lets the box hold them, the ink's own reading stays the reader's
     lent: np.ndarray | None = None
@@ -274,9 +278,10 @@ def field_ink(item: Any, classes: str, decided_p: float = 0.97, undecided_p: flo
     if written:
         as_written_logp, as_written_reader_logp = rows([p if p is not None else own[i] for i, p in enumerate(as_written)])
     own_share = _own_shares(own, classes, each) if holds else None
+    fold_share = _fold_shares(own, classes, each) if holds else None
     return FieldInk(logp, marks, text, np.array([blank_chance(c.get("ink"), after) for c, after in zip(chars, circled)]),
                     reader_logp if mixing else None, gap, written, as_written_logp,
-                    as_written_reader_logp if mixing else None, own_share, holds=_holdable(each, classes))
+                    as_written_reader_logp if mixing else None, own_share, fold_share, holds=_holdable(each, classes))
 
 
 def box_holds(own: list[np.ndarray], classes: str, holds: str | None) -> list[str | None]:
@@ -308,6 +313,15 @@ def _own_shares(own: list[np.ndarray], classes: str, each: list[str | None]) -> 
         idx = [i for i in (classes.find(c) for c in holds) if i >= 0]
         return max(float(p[idx].max()), 1e-9) / max(float(fold_lookalikes(p, classes, holds)[idx].max()), 1e-9)
     return np.array([share(p, h) for p, h in zip(own, each)])
+
+
+def _fold_shares(own: list[np.ndarray], classes: str, each: list[str | None]) -> np.ndarray:
+    """`[i, k]`: box i's own mass on class k against k's mass with the look-alikes folded in
+    (`fold_lookalikes`); 1 where the fold adds nothing to k."""
+    def shares(p: np.ndarray, holds: str | None) -> np.ndarray:
+        folded = fold_lookalikes(p, classes, holds)
+        return np.where(folded > p, np.maximum(p, 1e-9) / np.maximum(folded, 1e-9), 1.0)
+    return np.stack([shares(p, h) for p, h in zip(own, each)]) if own else np.ones((0, len(classes)))
 
 
 def _as_written(char: Mapping[str, Any], classes: str) -> np.ndarray | None:
