@@ -725,7 +725,8 @@ class SlipDecoder:
         reading: a 1 the reader took for L (0.29, Z 0.09) became a 2 by the Z, and one wrong
         sign (1H ALERGIC, RULES.md §3.3) was credited as the legal 2H at 0.9944 on a calibration
         pile: the box's best digit was a 6 at 0.07, but the ruling's 2 was 0.04 of the reader's
-        own and 0.13 with the Z. A box counts where the reader's own mass on the ruling's digit
+        own and 0.13 with the Z. A credit that keeps the ink's own sign in a box (`L1 BARSENe`,
+        its 1 a bare stroke read I, overruled on the joker) is not held for that box. A box counts where the reader's own mass on the ruling's digit
         (the box's best, where the boxes are not the ruling's signs) is under `ink.clear_position`
         of its mass with the letter folded in (priors.json)."""
         f = ink.fields["position"]
@@ -740,6 +741,9 @@ class SlipDecoder:
             if f.fold_share is not None and len(position) == f.boxes and position[i] in ink.classes:
                 taken = position[i]  # the ruling's own sign in that box, where the boxes are the signs
                 share = float(f.fold_share[i, ink.classes.index(taken)])
+                if best.outcome.status != "incorrect" and taken == ink.classes[
+                        int(np.argmax(np.where(f.holds[i], f.logp[i], -np.inf)))]:
+                    continue  # the ink's own reading has this sign here: it overrules elsewhere
             if share < need:
                 folds.append((_LOOKALIKE_OF.get(taken, "?"), taken))
         return folds

@@ -13,6 +13,7 @@ import pytest
 from arbiter.words.reasons import review_reason
 from corrector.decoding import SlipDecoder
 from corrector.decoding.confusion import fit
+from corrector.decoding.evidence import slip_ink
 from corrector.decoding.knowledge import LegalMove
 from corrector.decoding.nearmiss import one_sign_from, two_letters_from
 from tests.decoding.helpers import CLASSES, crafted_box, decoder, record
@@ -180,6 +181,20 @@ def test_a_credit_against_the_ink_on_a_square_read_through_a_look_alike_is_held(
     assert review_reason("decoder: " + verdict.held) == (
         "poziția devine pătrat doar luând o literă drept cifră (S citit ca 5), iar cerneala singură dă "
         "altă decizie: verificați căsuța poziției")
+
+
+def test_a_credit_overruling_the_ink_elsewhere_keeps_a_square_the_ink_itself_reads(low):
+    """The demo's `L1 BARSENe`: its 1 a bare stroke read I, credited against the ink's own reading
+    on the joker mark. The ink's own reading has the 1 there too, so the square is no reason to
+    hold it; a zero ruling on the same box still waits (`HS` read for H5 in the test above)."""
+    slip = record(3, 7, 74, "H5", "ARDEIIND")
+    slip["fields"]["poz"]["chars"][1] = crafted_box({"S": 0.9, "5": 0.05})
+    ink = slip_ink(slip, low.p.mark["decided"], low.p.mark["undecided"], None)
+    best = low.decode(slip).best
+    assert best.reading.position == "H5" and best.outcome.credited == 74
+    assert low._position_folds(best, ink, overruling=True) == []
+    zero = replace(best, outcome=replace(best.outcome, status="incorrect", credited=0))
+    assert low._position_folds(zero, ink) == [("S", "5")]
 
 
 def test_the_arbiter_reads_the_look_alike_to_check_in_romanian():
