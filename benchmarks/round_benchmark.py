@@ -48,7 +48,7 @@ import random
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -207,6 +207,7 @@ class Tally:
     causes: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # why flagged: slips, of them clean
     twins: int = 0  # decided though they may carry another slip's table number, both saying the same
     twins_swapped: int = 0  # of them, filed at the other slip's table (its player's ruling all the same)
+    held_misreads: Counter = field(default_factory=Counter)  # (field, written, read) of boxes holding clean slips
 
     def add(self, w: Written, decided: bool, right: bool, where: str) -> None:
         self.slips += 1
@@ -285,7 +286,7 @@ def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: lis
     verdicts = decode_round(decoder, records)
     tally.decode_seconds += time.perf_counter() - t0
     at_table = {t.table: t for t in truths if t.table is not None}
-    for n, (truth, v) in enumerate(zip(truths, verdicts)):
+    for n, (record, truth, v) in enumerate(zip(records, truths, verdicts)):
         expected = decoder.rule(truth.reading())
         state = decoder.round_state(truth.round)
         got = v.best
@@ -309,9 +310,32 @@ def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: lis
             cause = tally.causes[flag_cause(v)]
             cause[0] += 1
             cause[1] += truth.mistake is None
+            if truth.mistake is None:
+                tally.held_misreads.update(held_misreads(record, truth, v))
             tally.doubts.append(f"{label} slip {n}: {truth.mistake or 'clean'} written {truth.position} {truth.word} "
                                 f"{truth.jokers} {truth.score} t{truth.table}: {v.doubt}")
     return verdicts
+
+
+def held_misreads(record: dict[str, Any], truth: Written, v) -> list[tuple[str, str, str]]:
+    """(field, class written, class the reader put first) of each box whose ink rules out the
+    slip's likeliest reading (`Verdict.ruled_out`), where the two differ: which misreads hold a
+    clean slip in review, and so which letters or digits a better reader must learn. A digit box is
+    named as the decoder weighs it, on its digits alone (`digits_alone`)."""
+    written = truth.values()
+    classes = str(record.get("classes") or CLASSES)
+    out = []
+    for name, i in v.ruled_out:
+        key = FIELDS[name][0]
+        text = written.get(key, "")
+        chars = ((record.get("fields") or {}).get(key) or {}).get("chars") or []
+        if i >= len(chars) or i >= len(text):  # a box more or fewer than were written: no pair to name
+            continue
+        p = box_distribution(chars[i], classes)
+        read = classes[int(np.argmax(digits_alone(p, classes) if HOLDS[name] == DIGITS else p))]
+        if read != text[i]:
+            out.append((name, text[i], read))
+    return out
 
 
 def filed_alike(decoder: SlipDecoder, got, owner: Written | None) -> bool:
@@ -623,6 +647,10 @@ def report(tally: Tally, args, priors: Priors) -> None:
     print("why flagged                  slips  without a mistake")
     for cause, (n, clean) in sorted(tally.causes.items(), key=lambda kv: -kv[1][0]):
         print(f"  {cause:<34} {n:>5}  {clean:>5}")
+    if tally.held_misreads:
+        print("slips without a mistake in review, boxes whose ink rules out the likeliest reading (field: written read as, boxes):")
+        print("  " + ", ".join(f"{name}: {wrote} read as {read} {n}"
+                             for (name, wrote, read), n in tally.held_misreads.most_common(15)))
     print(f"summary | {args.players} | {'QR' if args.qr else 'plain'} | {args.seed} | {tally.slips} | "
           f"{pct(tally.decided, tally.slips)} | {pct(tally.flagged, tally.slips)} | "
           f"{pct(tally.clean_flagged, tally.clean)} | {tally.silent} |")
