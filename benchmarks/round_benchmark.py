@@ -329,10 +329,9 @@ def held_misreads(record: dict[str, Any], truth: Written, v) -> list[tuple[str, 
         key = FIELDS[name][0]
         text = written.get(key, "")
         chars = ((record.get("fields") or {}).get(key) or {}).get("chars") or []
-        if i >= len(chars) or i >= len(text):  # a box more or fewer than were written: no pair to name
+        if len(chars) != len(text) or i >= len(text):  # read with more or fewer boxes: no box pairs with its letter
             continue
-        p = box_distribution(chars[i], classes)
-        read = classes[int(np.argmax(digits_alone(p, classes) if HOLDS[name] == DIGITS else p))]
+        read = classes[int(np.argmax(weighed_box(chars[i], classes, key in DIGIT_FIELDS)))]
         if read != text[i]:
             out.append((name, text[i], read))
     return out
@@ -487,8 +486,14 @@ def confusion_boxes(piles, digit_fields: bool = False) -> Iterator[tuple[np.ndar
                 chars = (record.get("fields") or {}).get(name, {}).get("chars") or []
                 if len(chars) == len(text):
                     for char, ch in zip(chars, text):
-                        p = box_distribution(char, classes)
-                        yield (digits_alone(p, classes) if digit_fields else p), ch
+                        yield weighed_box(char, classes, digit_fields), ch
+
+
+def weighed_box(char: dict[str, Any], classes: str, digits: bool) -> np.ndarray:
+    """A box's distribution as the decoder weighs it: a box of a field that holds digits alone on
+    its digits alone (`digits_alone`)."""
+    p = box_distribution(char, classes)
+    return digits_alone(p, classes) if digits else p
 
 
 def mark_boxes(piles) -> Iterator[tuple[dict[str, float], bool]]:

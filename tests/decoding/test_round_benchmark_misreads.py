@@ -18,7 +18,7 @@ def test_a_clean_slip_held_by_a_misread_letter_is_counted_by_its_box(ro, bench):
     verdicts = bench.judge_round(dec, records, truths, tally, "pile")
     assert not verdicts[0].decided and ("word", 4) in verdicts[0].ruled_out
     assert bench.held_misreads(records[0], truths[0], verdicts[0]) == [("word", "L", "K")]
-    # only the clean slip is counted: the other player's slip is held for what was written
+    # only a slip without a mistake is counted: table 2's, labelled with one, is not
     assert dict(tally.held_misreads) == {("word", "L", "K"): 1}
 
 
