@@ -9,7 +9,14 @@ R, in the share those slips give it (at most half: the ink keeps its own reading
 changes: a letter whose reading no settled slip of the player has contradicted keeps the reader's
 own distribution, and the ink of another player never lends this one a confusion. Only letters are
 learnt (the word and the position's row): a score one digit off is the commonest mistake on a
-slip, and a hand learnt on a few digits must not lend a wrong score the move's own."""
+slip, and a hand learnt on a few digits must not lend a wrong score the move's own.
+
+The hand also keeps how each settled letter looked to the reader (`Hand.looks`: the reader's whole
+distribution over the box). A player's J that the reader reads T 0.8, J 0.15 looks to it the same
+on every slip, and unlike the player's own T, read T 0.999: a new box that looks like the player's
+settled Js is one of them, although the reader's best class is T. Counting read-as pairs cannot
+tell that J from a T of the same player; the look can. A box that looks like none of the player's
+settled letters borrows nothing (`LOOK_SCALE`)."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
@@ -39,6 +46,18 @@ KEEP = 0.5
 SURE_TABLE = 0.99
 # A class the hand moves this much of a box's mass to is one the box may hold (the ink rule's floor).
 LENT = 0.01
+# How near a new box must look to one of the player's settled letters to be taken for it: the
+# Hellinger distance d between the reader's two distributions, a settled box counting
+# exp(-d^2 / 2 LOOK_SCALE^2), and only for a letter at least MIN_SEEN of whose settled boxes are
+# within LOOK_SCALE. On calibration pile 48 two boxes of one letter in one hand are a median 0.018
+# apart (93 % under 0.1), two of different letters that the reader reads as one class 0.16 (28 %
+# under 0.1), two letters read apart 0.98. 0.2, before a letter needed MIN_SEEN near boxes, decided
+# a calibration slip wrong (a one-letter invalid word lent the legal letter by the player's other
+# letters); chosen on the calibration and validation piles, never on held-out ones
+# (corrector/decoding/README.md, "The look of a player's letters").
+LOOK_SCALE = 0.1
+# The reader's own reading of a box counts as this many settled boxes looking exactly like it.
+LOOK_OWN = 1.0
 
 
 @dataclass
@@ -46,9 +65,36 @@ class Hand:
     """One player's settled letters: `seen[r][c]` boxes the reader read r whose letter was c."""
 
     seen: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    # `looks[j]`: the square root of the reader's distribution over `classes` for settled box j,
+    # whose letter was `written[j]` (an index into `classes`)
+    classes: str = ""
+    looks: list[np.ndarray] = field(default_factory=list)
+    written: list[int] = field(default_factory=list)
 
     def add(self, read: str, written: str) -> None:
         self.seen[read][written] += 1
+
+    def keep_look(self, p: np.ndarray, written: str, classes: str) -> None:
+        """Keep how a settled box of letter `written` looked to the reader (`p` over `classes`)."""
+        if self.classes and classes != self.classes:
+            return  # a record of a reader with other classes: its looks do not compare
+        self.classes = classes
+        self.looks.append(np.sqrt(np.asarray(p, dtype=float)))
+        self.written.append(classes.find(written))
+
+    def look_votes(self, p: np.ndarray, classes: str) -> np.ndarray | None:
+        """`votes[k]`: how much the player's settled boxes of letter k look like a box the reader
+        reads `p` (each exp(-d^2 / 2 LOOK_SCALE^2), d their Hellinger distance), for the letters at
+        least MIN_SEEN of whose settled boxes are within LOOK_SCALE of it; None when the hand keeps
+        no look in these classes."""
+        if not self.looks or classes != self.classes:
+            return None
+        d2 = ((np.stack(self.looks) - np.sqrt(p)) ** 2).sum(axis=1) / 2
+        written = np.asarray(self.written)
+        votes = np.bincount(written, weights=np.exp(-d2 / (2 * LOOK_SCALE ** 2)), minlength=len(classes))
+        # a letter only one settled box within LOOK_SCALE shows votes nothing (MIN_SEEN, as above)
+        seen = np.bincount(written, weights=(d2 <= LOOK_SCALE ** 2).astype(float), minlength=len(classes))
+        return np.where(seen >= MIN_SEEN, votes, 0.0)
 
     def confusions(self) -> dict[str, dict[str, float]]:
         """`{r: {c: share}}`: for each letter r the reader has read for another letter of this
@@ -96,13 +142,17 @@ class Hands:
         if table is None:
             return 0
         hand = self.by_table.setdefault(table, Hand())
+        classes = record_classes(record)
         learnt = 0
         for name, text in (("position", position), ("word", word)):
             read = best_classes(record, name)
             if not text or len(read) != len(text):
                 continue
-            for r, written in zip(read, text.upper()):
-                if written in LETTERS and r in LETTERS:
+            for r, written, p in zip(read, text.upper(), own_distributions(record, name)):
+                if written not in LETTERS:
+                    continue
+                hand.keep_look(p, written, classes)
+                if r in LETTERS:
                     hand.add(r, written)
                     learnt += 1
         return learnt
@@ -114,17 +164,19 @@ class Hands:
 
     def apply(self, ink: SlipInk, table: int | None) -> SlipInk:
         """The slip's ink read in the hand of the player at `table`: every box of its word and
-        position mixed by the player's `Hand.matrix`, and the letters the hand lends lent to the
-        ink rule, so a K the player's settled slips showed to be an R is no longer ruled out as
-        one. The reader's own reading stays as it was: a ruling only the hand gives overrules the
-        ink and needs the decoder's overruling threshold. Unchanged when the hand lends nothing."""
+        position mixed by the player's `Hand.matrix` and by the settled letters it looks like
+        (`Hand.look_votes`), and the letters the hand lends lent to the ink rule, so a K the
+        player's settled slips showed to be an R is no longer ruled out as one. The reader's own
+        reading stays as it was: a ruling only the hand gives overrules the ink and needs the
+        decoder's overruling threshold. Unchanged when the hand lends nothing."""
         hand = self.by_table.get(table) if table is not None else None
-        h = hand.matrix(ink.classes) if hand else None
-        if h is None:
+        if hand is None:
             return ink
+        h = hand.matrix(ink.classes)
         fields = dict(ink.fields)
         for name in LEARNT_FIELDS:
-            fields[name] = _in_hand(fields[name], h)
+            in_hand = fields[name] if h is None else _in_hand(fields[name], h)
+            fields[name] = _by_looks(in_hand, hand, ink.classes)
         return replace(ink, fields=fields)
 
 
@@ -140,6 +192,35 @@ def best_classes(record: Mapping[str, Any], name: str) -> str:
     own = [box_distribution(c, classes) for c in chars]
     return "".join(classes[int(np.argmax(fold_lookalikes(p, classes, h)))]
                    for p, h in zip(own, box_holds(own, classes, HOLDS[name])))
+
+
+def own_distributions(record: Mapping[str, Any], name: str) -> list[np.ndarray]:
+    """The reader's own distribution over each written box of field `name`, as the record keeps it."""
+    classes = record_classes(record)
+    item = record_fields(record)[name]
+    chars = item.get("chars") if isinstance(item, Mapping) else None
+    return [box_distribution(c, classes) for c in chars] if chars else []
+
+
+def _by_looks(f: FieldInk, hand: Hand, classes: str) -> FieldInk:
+    """The field's boxes mixed with the player's settled letters each looks like: a box whose
+    look-alikes weigh S moves S / (S + LOOK_OWN) of its mass (at most 1 - KEEP) to their letters,
+    in their shares, and the classes it moves LENT or more to are lent to the ink rule. The
+    reader's own distribution stays for that rule, as `_in_hand` keeps it."""
+    if not f.boxes:
+        return f
+    mixed = np.exp(f.logp)
+    lent = np.zeros(mixed.shape, dtype=bool)
+    for i, p in enumerate(np.exp(f.ink_logp)):
+        votes = hand.look_votes(p, classes)
+        weight = float(votes.sum()) if votes is not None else 0.0
+        if weight <= 0.0:
+            continue
+        moved = min(1 - KEEP, weight / (weight + LOOK_OWN)) * votes / weight
+        mixed[i] = mixed[i] * (1 - moved.sum()) + moved
+        lent[i] = moved >= LENT
+    return replace(f, logp=np.log(np.maximum(mixed, 1e-12)), reader_logp=f.ink_logp,
+                   lent=lent if f.lent is None else lent | f.lent)
 
 
 def _in_hand(f: FieldInk, h: np.ndarray) -> FieldInk:

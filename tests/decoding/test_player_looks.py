@@ -1,0 +1,92 @@
+"""A player's letters look the same to the reader on every slip (corrector/decoding/hands.py,
+`Hand.look_votes`): a box that looks like the player's settled Rs is one of them, even where the
+reader's best class is K, while a clear K of the same player, which looks like none of them, stays
+a K. One settled look lends nothing, and another player's looks lend nothing.
+
+The round of test_ink_veto: NU stands down from H11; ARDEIIND at H5 through its N scores 74."""
+from __future__ import annotations
+
+import pytest
+
+from corrector.decoding import Hands, SlipDecoder
+from corrector.decoding.evidence import CLASSES, box_distribution
+from corrector.decoding.hands import MIN_SEEN
+from tests.decoding.helpers import crafted_box, record
+from tests.decoding.test_ink_veto import WORDS, _ardeiiid
+
+# The player's R as the reader sees it: R by a hair over K on the settled slips...
+SETTLED_R = {"R": 0.50, "K": 0.49}
+# ...and K by a hair on the new one: the reader alone rules the R out (K is its best class)
+NEW_R = {"K": 0.50, "R": 0.49}
+
+
+@pytest.fixture(scope="module")
+def dec(ro):
+    from tests.decoding.helpers import decoder
+    return decoder(ro, WORDS, "ARDEIID", placed=(("11H", "NU"),), round_no=3)
+
+
+def _with_box(rec: dict, field: str, i: int, probs: dict[str, float]) -> dict:
+    rec["fields"][field]["chars"][i] = crafted_box(probs)
+    return rec
+
+
+# settled slips of table 7 in earlier rounds, each R written as SETTLED_R looks
+SETTLED = [(_with_box(record(2, 7, 10, "H8", "DAR"), "depunere", 2, SETTLED_R), "H8", "DAR"),
+           (_with_box(record(1, 7, 12, "8H", "RAD"), "depunere", 0, SETTLED_R), "8H", "RAD"),
+           (_with_box(record(1, 7, 9, "H7", "ERA"), "depunere", 1, SETTLED_R), "H7", "ERA")]
+
+
+def _hands(settled=SETTLED, table: int = 7) -> Hands:
+    hands = Hands()
+    for rec, position, word in settled:
+        hands.learn(table, rec, position, word)
+    return hands
+
+
+def _slip(second: dict[str, float], table: int = 7) -> dict:
+    return _with_box(record(3, table, 74, "H5", "AKDEIIND"), "depunere", 1, second)
+
+
+def _in_hand(dec: SlipDecoder, hands: Hands) -> SlipDecoder:
+    return SlipDecoder(dec.k, dec.p, confusion=None, mark_scores=None, hands=hands)
+
+
+def _held_as_read(v) -> bool:
+    """In review: read as written (AKDEIIND, no word), or the legal move held as the ink rules its R out."""
+    return not v.decided and (v.best.reading.word == "AKDEIIND" or v.ruled_out == (("word", 1),))
+
+
+def test_the_settled_Rs_lend_no_read_as_pair(dec):
+    """The reader's best class of each settled R was R: counting read-as pairs lends nothing."""
+    assert _hands().lent(7) == {}
+
+
+def test_a_box_that_looks_like_the_players_settled_Rs_is_one(dec):
+    assert _held_as_read(dec.decode(_slip(NEW_R)))  # the reader alone: K, the R ruled out
+    v = _in_hand(dec, _hands()).decode(_slip(NEW_R))
+    assert v.decided and v.best.reading.word == "ARDEIIND" and v.best.outcome.credited == 74
+    assert v.ruled_out == ()
+
+
+def test_a_clear_K_of_the_same_player_looks_like_none_of_its_Rs(dec):
+    hand = _hands().by_table[7]
+    votes = hand.look_votes(box_distribution(crafted_box({"K": 0.999}), CLASSES), CLASSES)
+    assert votes is not None and votes[CLASSES.index("R")] == 0.0
+    assert _held_as_read(_in_hand(dec, _hands()).decode(_slip({"K": 0.999})))
+
+
+def test_a_look_settled_fewer_than_MIN_SEEN_times_lends_nothing(dec):
+    assert _held_as_read(_in_hand(dec, _hands(SETTLED[:MIN_SEEN - 1])).decode(_slip(NEW_R)))
+
+
+def test_another_players_looks_lend_nothing(dec):
+    assert _held_as_read(_in_hand(dec, _hands()).decode(_slip(NEW_R, table=8)))
+
+
+def test_RULES_3_a_one_letter_invalid_word_borrows_no_letter_from_the_players_looks(dec):
+    """The player's settled Ns are clear Ns: the seventh box of ARDEIIID (a 7-like I) looks like none
+    of them, and the slip stays in review, never credited as the legal ARDEIIND."""
+    settled = [(record(1, 7, 10, "H8", "DIN"), "H8", "DIN"), (record(2, 7, 12, "8H", "NU"), "8H", "NU")] + SETTLED
+    v = _in_hand(dec, _hands(settled)).decode(_ardeiiid())
+    assert not v.decided and v.ruled_out == (("word", 6),)
