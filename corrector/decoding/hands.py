@@ -145,10 +145,11 @@ class Hands:
         classes = record_classes(record)
         learnt = 0
         for name, text in (("position", position), ("word", word)):
-            read = best_classes(record, name)
+            own = own_distributions(record, name)
+            read = best_of(own, classes, name)
             if not text or len(read) != len(text):
                 continue
-            for r, written, p in zip(read, text.upper(), own_distributions(record, name)):
+            for r, written, p in zip(read, text.upper(), own):
                 if written not in LETTERS:
                     continue
                 hand.keep_look(p, written, classes)
@@ -180,16 +181,10 @@ class Hands:
         return replace(ink, fields=fields)
 
 
-def best_classes(record: Mapping[str, Any], name: str) -> str:
-    """The reader's best class of each written box of field `name` (`evidence.record_fields`), as the
-    decoder reads the box (look-alikes folded into what the field can hold); "" for a field
-    without per-box readings."""
-    classes = record_classes(record)
-    item = record_fields(record)[name]
-    chars = item.get("chars") if isinstance(item, Mapping) else None
-    if not chars:
-        return ""
-    own = [box_distribution(c, classes) for c in chars]
+def best_of(own: list[np.ndarray], classes: str, name: str) -> str:
+    """The reader's best class of each box of field `name` whose own distributions are `own`
+    (`own_distributions`), as the decoder reads the box (look-alikes folded into what the field
+    can hold); "" for a field without per-box readings."""
     return "".join(classes[int(np.argmax(fold_lookalikes(p, classes, h)))]
                    for p, h in zip(own, box_holds(own, classes, HOLDS[name])))
 
@@ -211,14 +206,18 @@ def _by_looks(f: FieldInk, hand: Hand, classes: str) -> FieldInk:
         return f
     mixed = np.exp(f.logp)
     lent = np.zeros(mixed.shape, dtype=bool)
+    looked = False
     for i, p in enumerate(np.exp(f.ink_logp)):
         votes = hand.look_votes(p, classes)
         weight = float(votes.sum()) if votes is not None else 0.0
         if weight <= 0.0:
             continue
+        looked = True
         moved = min(1 - KEEP, weight / (weight + LOOK_OWN)) * votes / weight
         mixed[i] = mixed[i] * (1 - moved.sum()) + moved
         lent[i] = moved >= LENT
+    if not looked:
+        return f  # no box looks like a settled letter of the player: read as it was
     return replace(f, logp=np.log(np.maximum(mixed, 1e-12)), reader_logp=f.ink_logp,
                    lent=lent if f.lent is None else lent | f.lent)
 

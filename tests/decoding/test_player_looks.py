@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from corrector.decoding import Hands, SlipDecoder
+from corrector.decoding import Hands
 from corrector.decoding.evidence import CLASSES, box_distribution
 from corrector.decoding.hands import MIN_SEEN
-from tests.decoding.helpers import crafted_box, record
+from tests.decoding.helpers import crafted_box, decoder, record
 from tests.decoding.test_ink_veto import WORDS, _ardeiiid
+from tests.decoding.test_player_hands import _hands as hands_from
+from tests.decoding.test_player_hands import _in_hand
 
 # The player's R as the reader sees it: R by a hair over K on the settled slips...
 SETTLED_R = {"R": 0.50, "K": 0.49}
@@ -22,7 +24,6 @@ NEW_R = {"K": 0.50, "R": 0.49}
 
 @pytest.fixture(scope="module")
 def dec(ro):
-    from tests.decoding.helpers import decoder
     return decoder(ro, WORDS, "ARDEIID", placed=(("11H", "NU"),), round_no=3)
 
 
@@ -38,18 +39,11 @@ SETTLED = [(_with_box(record(2, 7, 10, "H8", "DAR"), "depunere", 2, SETTLED_R), 
 
 
 def _hands(settled=SETTLED, table: int = 7) -> Hands:
-    hands = Hands()
-    for rec, position, word in settled:
-        hands.learn(table, rec, position, word)
-    return hands
+    return hands_from(settled, table)
 
 
 def _slip(second: dict[str, float], table: int = 7) -> dict:
     return _with_box(record(3, table, 74, "H5", "AKDEIIND"), "depunere", 1, second)
-
-
-def _in_hand(dec: SlipDecoder, hands: Hands) -> SlipDecoder:
-    return SlipDecoder(dec.k, dec.p, confusion=None, mark_scores=None, hands=hands)
 
 
 def _held_as_read(v) -> bool:
