@@ -587,7 +587,8 @@ class SlipDecoder:
         ink = _as_read(ink, best.reading)
         # a ruling the reader's own reading does not give, borrowed from what its confusions make
         # likely (a 2 read L is most often a 1), needs each character's share of its box as well
-        veto = self._ruled_out(ink, best.reading, overruling=not (agrees and _gives(reader_alone, best)))
+        overruling = not (agrees and _gives(reader_alone, best))
+        veto = self._ruled_out(ink, best.reading, overruling=overruling)
         gaps = [name for name, f in ink.fields.items() if f.gap]
         clear = self._word_clarity(ink) if best.outcome.status == "incorrect" and best.reading.word else 1.0
         elsewhere = best.reading.table is None or best.round_state == "other"  # no outcome at this round's table
@@ -631,15 +632,19 @@ class SlipDecoder:
             if not agrees:
                 doubt += f"; the ink alone reads {ink_alone[1]}"
         return Verdict(not doubt, best, cands, doubt, agrees=agrees,
-                       ruled_out=tuple((f, i) for f, i, _, _ in veto), held=held, in_hand=tuple(in_hand))
+                       ruled_out=tuple((f, i) for f, i, _, _ in veto), held=held,
+                       in_hand=tuple(self._borrowed(ink, best.reading, overruling=True) if overruling else in_hand))
 
-    def _borrowed(self, ink: SlipInk, r: Reading) -> list[tuple[str, int, str, str]]:
+    def _borrowed(self, ink: SlipInk, r: Reading, overruling: bool = False) -> list[tuple[str, int, str, str]]:
         """The boxes where reading `r` needs a class that the reader's own distribution rules out
-        and the player's hand lends (`FieldInk.lent`): (field, box, class needed, classes read)."""
+        and the player's hand lends (`FieldInk.lent`): (field, box, class needed, classes read).
+        `overruling`: a ruling the ink's own reading does not give, which the ink rule asks more of
+        (`_ruled_out`): a box it lets through only by the hand is read in the hand too (a K 0.50,
+        R 0.49 that looks like the player's settled Rs), so the audit names it."""
         if all(f.lent is None for f in ink.fields.values()):
             return []
         own = replace(ink, fields={name: replace(f, lent=None) for name, f in ink.fields.items()})
-        return self._ruled_out(_as_read(own, r), r)
+        return self._ruled_out(_as_read(own, r), r, overruling)
 
     def _near_miss(self, best: Candidate) -> NearMiss | None:
         """The legal move a zero ruling's reading is two misread letters from (`nearmiss`): the

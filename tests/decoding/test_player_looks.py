@@ -61,6 +61,7 @@ def test_a_box_that_looks_like_the_players_settled_Rs_is_one(dec):
     v = _in_hand(dec, _hands()).decode(_slip(NEW_R))
     assert v.decided and v.best.reading.word == "ARDEIIND" and v.best.outcome.credited == 74
     assert v.ruled_out == ()
+    assert v.hand_note().startswith("read in the player's hand: R read K")  # the audit names the box
 
 
 def test_a_clear_K_of_the_same_player_looks_like_none_of_its_Rs(dec):
