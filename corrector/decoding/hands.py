@@ -31,6 +31,13 @@ from .evidence import (HOLDS, FieldInk, SlipInk, box_distribution, box_holds, fo
 from .likelihood import LETTERS
 
 LEARNT_FIELDS = ("word", "position")
+# The fields whose boxes the read-as count (`Hand.matrix`) lends letters to: the word alone. In the
+# position, one wrong sign is a mistake the ink must be let to show (RULES.md §3.3): a player whose
+# I the reader reads J wrote J5 for the legal I5, the count lent the J an I, and the slip was
+# credited as the legal I5 at 0.9992 on a validation pile (seed 3603, 100 seats). There the
+# position is read in the player's hand by its looks alone (`Hand.look_votes`), which tell that
+# player's J from their I.
+COUNTED_FIELDS = ("word",)
 # How many of a player's settled boxes must have shown the reader's r to be a c before an r of
 # that player may be a c: one could be an arbiter's slip of the hand, or a slip decided wrong.
 MIN_SEEN = 2
@@ -164,9 +171,9 @@ class Hands:
         return hand.confusions() if hand else {}
 
     def apply(self, ink: SlipInk, table: int | None) -> SlipInk:
-        """The slip's ink read in the hand of the player at `table`: every box of its word and
-        position mixed by the player's `Hand.matrix` and by the settled letters it looks like
-        (`Hand.look_votes`), and the letters the hand lends lent to the ink rule, so a K the
+        """The slip's ink read in the hand of the player at `table`: every box of its word mixed by
+        the player's `Hand.matrix`, every box of its word and position by the settled letters it
+        looks like (`Hand.look_votes`), and the letters the hand lends lent to the ink rule, so a K the
         player's settled slips showed to be an R is no longer ruled out as one. The reader's own
         reading stays as it was: a ruling only the hand gives overrules the ink and needs the
         decoder's overruling threshold. Unchanged when the hand lends nothing."""
@@ -176,7 +183,7 @@ class Hands:
         h = hand.matrix(ink.classes)
         fields = dict(ink.fields)
         for name in LEARNT_FIELDS:
-            in_hand = fields[name] if h is None else _in_hand(fields[name], h)
+            in_hand = _in_hand(fields[name], h) if h is not None and name in COUNTED_FIELDS else fields[name]
             fields[name] = _by_looks(in_hand, hand, ink.classes)
         return replace(ink, fields=fields)
 

@@ -103,3 +103,21 @@ def test_a_settled_field_read_with_another_number_of_boxes_teaches_nothing():
 def test_a_game_without_settled_slips_decodes_as_without_hands(dec):
     empty = _in_hand(dec, Hands()).decode(_r_as_k())
     assert empty.probability == pytest.approx(dec.decode(_r_as_k()).probability) and _as_before(empty)
+
+
+def test_RULES_3_3_the_count_lends_no_sign_to_the_position(dec):
+    """The reader reads this player's H as G (0.8) on two settled slips; the player then writes G5
+    for the legal H5, a G read clearly. In the word the count would lend the G an H; in the position
+    that would credit one wrong sign as the legal move, so the position keeps the ink's own G."""
+    from tests.decoding.helpers import crafted_box
+
+    settled = []
+    for rnd, position, word in ((1, "H8", "DAR"), (2, "H7", "ERA")):
+        rec = record(rnd, 7, 10, "G" + position[1:], word)
+        rec["fields"]["poz"]["chars"][0] = crafted_box({"G": 0.8, "H": 0.2})  # the player's H
+        settled.append((rec, position, word))
+    hands = _hands(settled)
+    assert hands.lent(7) == {"G": {"H": pytest.approx(0.5)}}
+    v = _in_hand(dec, hands).decode(record(3, 7, 74, "G5", "ARDEIIND"))  # a G, read G 0.999
+    assert not (v.decided and v.best.reading.position == "H5")
+    assert v.best.reading.position == "G5" or not v.decided
