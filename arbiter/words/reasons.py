@@ -88,6 +88,12 @@ _PIECES: tuple[tuple[re.Pattern[str], Any], ...] = (
                       "and the ink alone gives another ruling: check the position box" if lang == EN
                       else f"poziția devine pătrat doar luând o literă drept cifră ({_letters(m[1], lang)}), iar "
                       "cerneala singură dă altă decizie: verificați căsuța poziției")),
+    (re.compile(r"^(?:decoder: )?ruled against the ink's own reading on a position whose (\S) is a stroke read (\S), "
+                r"where the reader saw (\S) more than \S \((.+)\)$"),
+     lambda m, lang: (f"the position's {m[1]} is a bare stroke the reader took for {m[2]}, and it saw {m[3]} there "
+                      f"more than {m[1]}: check the position box before crediting the move" if lang == EN
+                      else f"{m[1]} din poziție e o linie simplă citită ca {m[2]}, iar cititorul a văzut acolo mai "
+                      f"degrabă {m[3]} decât {m[1]}: verificați căsuța poziției înainte de a acorda punctele")),
     (re.compile(r"^(?:decoder: )?ruled incorrect two letters from the legal (\S+) (\S+): (.+)$"),
      lambda m, lang: (f"ruled incorrect, but two letters away from the legal move {m[1]} {m[2]} "
                       f"({_letters(m[3], lang)}): check those boxes before giving 0 points" if lang == EN

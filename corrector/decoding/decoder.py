@@ -31,11 +31,11 @@ from .evidence import LOOKALIKES, FieldInk, SlipInk, plausible, slip_ink
 from .hands import SURE_TABLE, Hands
 from .knowledge import RoundKnowledge
 from .nearmiss import NearMiss, SignMisread, one_sign_from, two_letters_from
-from .likelihood import (LETTERS, ROWS, alignments, kbest, number_kbest, number_loglik, number_text,
+from .likelihood import (LETTERS, ROWS, SQUARES, alignments, kbest, number_kbest, number_loglik, number_text,
                          position_logliks, string_loglik, words_loglik)
 from .priors import Priors, load_priors
 from . import spelling
-from .strokes import allow_pairs
+from .strokes import PARTNER, allow_pairs
 
 _LOOKALIKE_OF = {a: b for pair in LOOKALIKES for a, b in (pair, pair[::-1])}  # B → 8, 8 → B, ...
 
@@ -607,6 +607,9 @@ class SlipDecoder:
             held = (("ruled incorrect" if best.outcome.status == "incorrect" else "ruled against the ink's own reading")
                     + " on a position read through a look-alike: "
                     + ", ".join(f"{seen} read {taken}" for seen, taken in folds) + f" ({_show(best.reading)})")
+        elif rival := self._stroke_rival(best, ink, overruling=not agrees):
+            held = (f"ruled against the ink's own reading on a position whose {rival[1]} is a stroke read "
+                    f"{rival[2]}, where the reader saw {rival[0]} more than {rival[1]} ({_show(best.reading)})")
         elif near := self._near_miss(best):
             held = (f"ruled incorrect two letters from the legal {near.move.position} {near.move.word}: "
                     + ", ".join(f"{a} read {b}" for a, b in near.letters))
@@ -761,6 +764,32 @@ class SlipDecoder:
             if share < need:
                 folds.append((_LOOKALIKE_OF.get(taken, "?"), taken))
         return folds
+
+    def _stroke_rival(self, best: Candidate, ink: SlipInk, overruling: bool = False) -> tuple[str, str, str] | None:
+        """A position box of a credit `overruling` the ink's own reading whose sign the reader read
+        as its stroke partner (an I read 1: `strokes`) while it saw there, more than the sign
+        itself and at least `ink.stroke_rival` of the partner, the sign of another square: (that
+        sign, the credit's, the partner). A bare stroke is an I by where it stands only when
+        nothing else is seen in it: a J written for the legal 9I, read 1 0.36, 7 0.23, J 0.22
+        in a hand whose word the player's settled slips lent an I, was credited as 9I at 0.9989
+        on a validation pile (one wrong sign, RULES.md §3.3). None where no box is such."""
+        f = ink.fields["position"]
+        position = best.reading.position
+        need = float(self.p.ink.get("stroke_rival", 0.0))
+        if (not overruling or not need or best.outcome.status == "incorrect" or not position
+                or len(position) != f.boxes or f.holds is None):
+            return None
+        own = np.exp(f.ink_logp)
+        for i, sign in enumerate(position):
+            k, j = ink.classes.find(sign), ink.classes.find(PARTNER.get(sign, "?"))
+            if k < 0 or j < 0 or own[i, k] >= own[i, j]:
+                continue  # no stroke, or the reader read the credit's own sign
+            for c, rival in enumerate(ink.classes):
+                square = position[:i] + rival + position[i + 1:]
+                if (c not in (k, j) and f.holds[i, c] and square in SQUARES
+                        and own[i, c] > own[i, k] and own[i, c] >= need * own[i, j]):
+                    return rival, sign, ink.classes[j]
+        return None
 
     def _ruled_out(self, ink: SlipInk, r: Reading, overruling: bool = False) -> list[tuple[str, int, str, str]]:
         """The boxes of a reading that need a class the ink rules out (`evidence.plausible`), as

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from arbiter.words.reasons import review_reason
 from corrector.decoding import Hands, SlipDecoder, decode_round
 from corrector.decoding.hands import MIN_SEEN
 from tests.decoding.helpers import crafted_box, record
@@ -118,3 +119,39 @@ def test_RULES_3_3_the_count_lends_no_sign_to_the_position(dec):
     assert hands.lent(7) == {"G": {"H": pytest.approx(0.5)}}
     v = _in_hand(dec, hands).decode(record(3, 7, 74, "G5", "ARDEIIND"))  # a G, read G 0.999
     assert not v.decided or v.best.reading.position == "G5"  # never credited as the legal H5
+
+
+def _j9_rau(position_box: dict[str, float]) -> dict:
+    """`J9 RAU` by the player whose R reads K: one wrong sign, J for the legal I9 (4 points)."""
+    rec = record(3, 7, 4, "J9", "KAU")
+    rec["fields"]["poz"]["chars"][0] = crafted_box(position_box)
+    return rec
+
+
+@pytest.fixture(scope="module")
+def rau(ro):
+    from tests.decoding.helpers import decoder
+    return decoder(ro, WORDS | {"RAU"}, "ARDEIID", placed=(("11H", "NU"),), round_no=3)
+
+
+def test_RULES_3_3_a_stroke_is_no_I_where_the_reader_saw_another_squares_letter(rau):
+    """The hand lends the word's R, so the credit overrules the ink's own reading; its position's
+    J is read 1 0.36, J 0.22, I 0.20, 7 0.10. Taken as I by the stroke (`strokes`), the legal I9
+    was credited at 0.991; the reader saw a J there more than an I, so the arbiter looks."""
+    v = _in_hand(rau, _hands()).decode(_j9_rau({"1": 0.36, "7": 0.10, "J": 0.22, "I": 0.20}))
+    assert not v.decided and v.best.reading.position == "I9" and v.probability > rau.p.threshold_overrule
+    assert v.held.startswith("ruled against the ink's own reading on a position whose I is a stroke read 1, "
+                             "where the reader saw J more than I")
+
+
+def test_a_bare_stroke_seen_as_nothing_else_is_the_I_of_its_square(rau):
+    v = _in_hand(rau, _hands()).decode(_j9_rau({"1": 0.90, "I": 0.05}))
+    assert v.decided and v.best.reading.position == "I9" and v.best.outcome.credited == 4
+
+
+def test_the_arbiter_reads_the_stroke_to_check_in_romanian():
+    held = ("ruled against the ink's own reading on a position whose I is a stroke read 1, where the reader "
+            "saw J more than I (table 7, I9 RAU, declared 4)")
+    assert review_reason("decoder: " + held) == (
+        "I din poziție e o linie simplă citită ca 1, iar cititorul a văzut acolo mai degrabă J decât I: "
+        "verificați căsuța poziției înainte de a acorda punctele")
