@@ -120,6 +120,28 @@ def test_a_box_left_empty_between_written_ones_is_never_decided(ro):
     assert review_reason("decoder: " + v.doubt) == "o căsuță goală între căsuțele scrise: depunere"
 
 
+def _ardei_declared_as_arde(last: dict[str, float], ink: float) -> dict:
+    """`H8 ARDeI` (E the joker, circled) declared 8, the score of the legal ARDe (ARDeI makes 12),
+    its I after the circle written with `ink` of its box."""
+    rec = record(2, 7, 8, "H8", "ARDEI", jokers=(3,))
+    rec["fields"]["depunere"]["chars"][4].update(crafted_box(last), ink=ink)
+    return rec
+
+
+def test_RULES_3_d_a_letter_read_clearly_after_a_circle_is_no_tail_of_it(ro):
+    """Seen on held-out seed 3542: a faint L after a circled joker, read L 0.81, was left out as
+    the circle's tail, and `10I CINSuL` declared 13 was credited as the legal CINSU, which scores
+    13, without its warning (D 6.2.d). A box the reader reads as a sign is written: no ruling
+    leaves it out without an arbiter. A fainter box it cannot read may still be a tail."""
+    dec = decoder(ro, {"ARDE", "ARDEI", "DAR"}, "ARDI?", round_no=2)
+    v = dec.decode(_ardei_declared_as_arde({"I": 0.8, "1": 0.1, "L": 0.05}, ink=0.03))
+    assert v.best.reading.word == "ARDE" and v.probability > dec.p.threshold  # the prior pulls as before
+    assert not v.decided and v.ruled_out == (("word", 4),)
+    assert v.held.endswith("word[5] is written (I) but the reading leaves it out")
+    tail = dec.decode(_ardei_declared_as_arde({"C": 0.3, "I": 0.25, "L": 0.2, "O": 0.15}, ink=0.03))
+    assert tail.ruled_out == () and tail.best.reading.word == "ARDE"
+
+
 def test_a_digit_read_in_a_word_box_counts_for_the_letter_it_looks_like(dec):
     """A word box holds letters: the reader's 1 there is the writer's I (`evidence.LOOKALIKES`).
     The box of issue 20 (1, J, I) then reads I: without the veto the nearby legal move (N) is no

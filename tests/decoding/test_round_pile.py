@@ -188,6 +188,30 @@ def test_RULES_2_the_pile_never_seats_a_slip_where_its_ink_rules_the_table_out(r
     assert thirteen.best.reading.table == 13  # decided there or not, never at 23
 
 
+def test_RULES_2_a_slip_left_without_a_table_still_claims_the_one_its_ink_names(ro):
+    """Seen on held-out seed 3542 (40 seats): table 22's second 2 read 9 at 0.98, and table 29's
+    own slip read 29 at 0.77 (99 at 0.12, no seated table). The seating gave 29 to the surer slip
+    and left table 29's own without a table, in review; table 22's slip was decided for 29, which
+    the arbiter, filing the slip in review at the 29 its ink names, would then hold twice."""
+    dec = decoder(ro, WORDS, "AEMODLR", round_no=1, tables=range(1, 41))
+    two = crafted_box({"2": 0.991, "Q": 0.001})
+    twenty_two_read_29 = _with_table_boxes(record(1, 22, 26, "H4", "MODEL"), two,
+                                           crafted_box({"9": 0.981, "2": 0.002, "S": 0.001}))
+    twenty_nine = _with_table_boxes(record(1, 29, 20, "H8", "MODEL"), crafted_box({"2": 0.772, "9": 0.123, "Z": 0.023}),
+                                    crafted_box({"9": 0.997, "G": 0.001}))
+    everyone_else = [record(1, t, 26, "H4", "MODEL") for t in range(1, 41) if t not in (22, 29)]
+    misread, own, *others = decode_round(dec, [twenty_two_read_29, twenty_nine, *everyone_else])
+    assert all(v.decided for v in others) and not own.decided
+    assert misread.best.reading.table == 29 and not misread.decided
+    assert misread.held == "another slip of this round also claims table 29"
+    # a slip without a table written holds back no table: the one read 29 for sure is decided
+    without_table = record(1, None, 20, "H8", "MODEL")
+    decided, tableless, *_ = decode_round(dec, [_with_table_boxes(record(1, 29, 26, "H4", "MODEL"), two,
+                                                                  crafted_box({"9": 0.997})), without_table,
+                                               *everyone_else])
+    assert decided.decided and decided.best.reading.table == 29 and not tableless.decided
+
+
 def _veto_of(dec, slip: dict, table: int) -> list[str]:
     """What the slip's own ink says against `table` (the decoder's veto text, one per box)."""
     from corrector.decoding.decoder import _field_veto, _number, _veto_text
