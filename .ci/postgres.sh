@@ -17,8 +17,10 @@ if [ ! -x "$PG_BIN/initdb" ]; then
     exit 2
 fi
 
+# From /: the postgres user may not enter the caller's folder (a clone in a `mktemp -d` folder is
+# its owner's alone), and the server's tools would say so on every call.
 as_db_user() {
-    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+    if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
 }
 
 DIR="$(mktemp -d /tmp/fluturas-pg.XXXXXX)"
@@ -33,7 +35,7 @@ as_db_user "$PG_BIN/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w -t 60 \
 as_db_user "$PG_BIN/createdb" -h 127.0.0.1 -p "$PORT" -U postgres fluturas_test
 
 URL="postgresql+psycopg://postgres@127.0.0.1:$PORT/fluturas_test"
-STOP="$(printf '%q ' bash -c "$( [ "$(id -u)" = 0 ] && echo 'runuser -u postgres -- ')$PG_BIN/pg_ctl -D $DIR/data -m fast stop >/dev/null; rm -rf $DIR")"
+STOP="$(printf '%q ' bash -c "cd / && $( [ "$(id -u)" = 0 ] && echo 'runuser -u postgres -- ')$PG_BIN/pg_ctl -D $DIR/data -m fast stop >/dev/null; rm -rf $DIR")"
 
 if [ "$#" -eq 0 ]; then
     echo "export FLUTURAS_TEST_PG_URL='$URL'"

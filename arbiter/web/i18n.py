@@ -32,6 +32,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "accept": ("Acceptă", "Accept"),
     "accept_reading": ("Acceptă citirea", "Accept the reading"),
     "correct": ("Corectează câmpuri", "Correct fields"),
+    # the slip's own field names, as the arbiter reads them on the paper (both spellings are accepted)
+    "correct_example": ("depunere=MODEL poz=H4 puncte=26 masa=7", "word=MODEL position=H4 score=26 table=7"),
     "preview": ("Previzualizează", "Preview"),
     "save": ("Salvează", "Save"),
     "skip": ("Sari", "Skip"),
@@ -75,7 +77,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "appeal": ("Contestație", "Appeal"),
     "file_appeal": ("Depune contestația", "File the appeal"),
     "kind": ("Tip", "Kind"),
-    "fields": ("Câmpuri (position=H4 word=...)", "Fields (position=H4 word=...)"),
+    "fields": ("Câmpuri (poz=H4 depunere=...)", "Fields (position=H4 word=...)"),
     "score": ("Puncte", "Score"),
     "exports": ("Exporturi", "Exports"),
     "when": ("Când", "When"),

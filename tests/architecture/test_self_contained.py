@@ -52,3 +52,14 @@ def test_the_rules_the_code_cites_are_in_the_project():
     for section in range(1, 8):
         assert re.search(rf"^## §{section}\. ", rules, re.M), section
     assert "docs/rules.md" in (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_licence_the_package_declares_is_the_text_it_ships():
+    """A GPL program is given with the licence's text: the wheel carries the files pyproject names,
+    and they are the version the SPDX expression says."""
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["license"] == "GPL-3.0-or-later"
+    texts = [(REPO / name).read_text(encoding="utf-8") for name in project["license-files"]]
+    assert texts and all("GNU GENERAL PUBLIC LICENSE" in t and "Version 3, 29 June 2007" in t for t in texts)

@@ -29,7 +29,10 @@ def test_queue_cleared_by_keyboard_then_totals_on_results(browser, serve, store,
     assert page.locator("#card h2").inner_text().startswith("Masa 2")
     page.wait_for_selector("#claim-status.ok")
     page.keyboard.press("e")
-    page.keyboard.type("word=MODEL")
+    # the example under the cursor names the fields as the slip prints them, and those names work
+    example = page.locator("#fields").get_attribute("placeholder")
+    assert example.split()[0] == "depunere=MODEL" and "word" not in example and "position" not in example
+    page.keyboard.type("depunere=MODEL")
     page.keyboard.press("Enter")  # preview: the decision it gives, not yet saved
     decision = page.locator("#preview-decision").inner_text()
     assert "depunere corectă" in decision and "26" in decision
