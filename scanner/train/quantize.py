@@ -39,7 +39,7 @@ def _tools():
         from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
         from onnxruntime.quantization.shape_inference import quant_pre_process
     except ImportError as exc:  # onnx is missing
-        raise TrainingError("quantising needs the [train] extra: pip install onnx") from exc
+        raise TrainingError("quantising needs the [train] extra (onnx): pip install -e '.[train]'") from exc
     return CalibrationDataReader, QuantFormat, QuantType, quantize_static, quant_pre_process
 
 

@@ -47,7 +47,7 @@ def _require_torch():
     try:
         import torch
     except ImportError as exc:
-        raise TrainingError("training needs the [train] extra: pip install torch==2.13.0 onnx") from exc
+        raise TrainingError("training needs the [train] extra (torch, onnx, scikit-learn): pip install -e '.[train]'") from exc
     return torch
 
 

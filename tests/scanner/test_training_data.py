@@ -100,20 +100,20 @@ def test_the_committed_model_names_exactly_the_fonts_it_was_trained_on():
 
 def test_the_committed_models_name_exactly_the_real_digits_they_were_trained_on():
     """The shipped reader's and the checkpoints' real training digits are the ones their options
-    draw, and never a part that calibrates or measures; the writers-apart checkpoint drew on them."""
+    draw, and never a part that calibrates or measures; the writers-apart checkpoints drew on them."""
     from scanner.reader import DEFAULT_MODEL, ReaderMeta, meta_path
     from scanner.train import mnist
     from scanner.train.recipe import training_digit_labels
 
     checkpoints = DEFAULT_MODEL.parent / "checkpoints"
     sidecars = [meta_path(DEFAULT_MODEL), checkpoints / "stage8-digits.json",
-                checkpoints / "stage10-writers-apart.json"]
+                checkpoints / "stage10-writers-apart.json", checkpoints / "scratch1.json"]
     for sidecar in sidecars:
         recipe = ReaderMeta.load(sidecar).recipe
         apart = recipe.get("writers_apart_digits", False)
         assert recipe["real_digits_train"] == training_digit_labels(apart), sidecar.name
         assert not {mnist.label("calibration"), mnist.label("test")} & set(recipe["real_digits_train"])
-        assert apart == (sidecar.name == "stage10-writers-apart.json")
+        assert apart == (sidecar.name in ("stage10-writers-apart.json", "scratch1.json"))
 
 
 def test_no_never_used_face_in_any_split_or_in_the_shipped_recipe():
