@@ -9,10 +9,10 @@ calibration command that fits the decoder on them (corrector/decoding/README.md,
 
 Every change of the reader or of the mark finding changes the readings the decoder was fitted on,
 and the piles are kept nowhere but in `--out`: a new machine scans them again (seven piles of 2,000
-slips; a round grid's six took 40 minutes on two cores). A pile already in `--out` is kept, not scanned again, so a run that
-stopped goes on where it stopped. `--calibrate` scans calibration seed 44 itself and writes
-`corrector/decoding/priors.json`, `confusion.json` and `marks.json`; it fits the shipped reader's
-readings only, so it does not go with `--model`."""
+slips; a round grid's six took 40 minutes on two cores). A pile already in `--out` is kept, not
+scanned again, so a run that stopped goes on where it stopped. `--calibrate` scans calibration seed
+44 itself and writes `corrector/decoding/priors.json`, `confusion.json` and `marks.json`; it fits the
+shipped reader's readings only, so it does not go with `--model`."""
 from __future__ import annotations
 
 import argparse
@@ -64,7 +64,9 @@ def scan(pile: Pile, out: Path, slips: int, model: Path | None) -> str:
         return ""
     done = subprocess.run(scan_command(pile, out, slips, model), capture_output=True, text=True)
     (out / f"{pile.name}.txt").write_text(done.stdout + (f"\n{done.stderr}" if done.returncode else ""))
-    return "" if done.returncode == 0 else f"{pile.name}: round_benchmark.py stopped (exit {done.returncode}), see {pile.name}.txt"
+    if done.returncode == 0:
+        return ""
+    return f"{pile.name}: round_benchmark.py stopped (exit {done.returncode}), see {pile.name}.txt"
 
 
 def main() -> int:
