@@ -33,10 +33,12 @@ differ, a field whose ink rules out the reading, a table unreadable or claimed t
 
 Each seated player writes all of their slips in one face of the split (`--hand table`, the
 default; `--hand slip` draws a face for each slip, as the runs before 2026-11-30 did), and the
-decoder reads each slip in its player's hand, learnt from the game's earlier rounds
-(`corrector/decoding/hands.py`): a decided slip teaches what was decided, a flagged slip what the
-arbiter files when clearing it, the slip as written at the player's table. `--forget-hands` decodes
-without them.
+decoder reads each slip in its player's hand (`corrector/decoding/hands.py`): a decided slip
+teaches what was decided, a flagged slip what the arbiter files when clearing it, the slip as
+written at the player's table. The run's games are one tournament's, played by the same players at
+the same seats, so a hand learnt in one game is kept in the next, as `round scan` keeps it
+(arbiter/slips/hands.py); `--hands-per-game` learns each game's hands afresh, as the runs before
+2026-12-07 did, and `--forget-hands` decodes without them.
 
 `--fonts validation` writes with the validation faces (never trained nor calibrated on): decoders
 and readers are compared there, so that the held-out figures stay a measurement."""
@@ -409,6 +411,22 @@ def rounds(args, pack, lexicon) -> Iterator[tuple[str, RoundContext, int]]:
         game_seed += 1
 
 
+def hands_for_round(hands: Hands, number: int, args) -> Hands:
+    """The hands round `number` is read in: those learnt so far, across the run's games (one
+    tournament's players, each keeping a seat and a hand); none with `--forget-hands`; learnt
+    afresh at each game's first round with `--hands-per-game`."""
+    if args.forget_hands or (number == 1 and args.hands_per_game):
+        return Hands()
+    return hands
+
+
+def hands_label(args) -> str:
+    """How the run reads its slips in the players' hands, in the printout's words."""
+    if args.forget_hands:
+        return "hands forgotten"
+    return "hands learnt game by game" if args.hands_per_game else "hands learnt across games"
+
+
 def slip_style(args, font_paths) -> SlipStyle:
     if args.digits != "mnist":
         return SlipStyle(fonts=list(font_paths))
@@ -438,8 +456,7 @@ def simulate(args, reader, template, font_paths, priors: Priors) -> Tally:
             break
         t0 = time.perf_counter()  # the round's move list is part of the decoding time
         plays = generate_moves(ctx.board, list(ctx.group.drawn), pack, lexicon)
-        if number == 1 or args.forget_hands:
-            hands = Hands()  # a new game: its players' hands are learnt from its own rounds
+        hands = hands_for_round(hands, number, args)
         decoder = SlipDecoder(RoundKnowledge.build(ctx, number, range(1, args.players + 1), plays), priors,
                               args.confusion, args.mark_scores, hands)
         tally.decode_seconds += time.perf_counter() - t0
@@ -633,7 +650,7 @@ def report(tally: Tally, args, priors: Priors) -> None:
           f"{args.players} seated players, "
           f"{'pre-filled slips (QR)' if args.qr else 'plain slips'}, "
           f"{'one face a player' if args.hand == 'table' else 'a face a slip'}, "
-          f"{'hands forgotten' if args.forget_hands else 'hands learnt'}, mix {args.mix}, seed {args.seed}, "
+          f"{hands_label(args)}, mix {args.mix}, seed {args.seed}, "
           f"thresholds {priors.threshold:.6f} / {priors.threshold_overrule:.6f} (overruling the ink's best reading), "
           f"ink plausible mass {priors.ink.get('plausible_mass', 1.0)}, floor {priors.ink.get('floor', 0.0)}")
     print(f"slips scanned and matched   {tally.slips} ({tally.unmatched} not located on their page)")
@@ -726,6 +743,9 @@ def main() -> int:
     ap.add_argument("--forget-hands", action="store_true",
                     help="decode each round without the players' hands learnt from their settled slips of the "
                          "game's earlier rounds (corrector/decoding/hands.py)")
+    ap.add_argument("--hands-per-game", action="store_true",
+                    help="learn the players' hands afresh at each game's first round, instead of keeping "
+                         "them from the tournament's earlier games as round scan does")
     ap.add_argument("--qr", action="store_true", help="pre-filled slips: table and round printed and in the QR code")
     ap.add_argument("--model", type=Path, help="read with this reader (.onnx with its .json) instead of the shipped one")
     ap.add_argument("--priors", type=Path, help="decode with this priors file instead of corrector/decoding/priors.json")

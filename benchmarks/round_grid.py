@@ -7,6 +7,7 @@ counts.
     python benchmarks/round_grid.py --seeds 3505 3506 --out grid/            # scan and decode, two runs at a time
     python benchmarks/round_grid.py --seeds 3505 3506 --out grid/ --replay   # decode the kept readings again
     python benchmarks/round_grid.py --seeds 3505 3506 --out grid/ --replay --forget-hands   # without the players' hands
+    python benchmarks/round_grid.py --seeds 3505 3506 --out grid/ --replay --hands-per-game  # hands learnt afresh each game
     python benchmarks/round_grid.py --seeds 3522 --out grid-b/ --model B/reader.onnx --confusion B/confusion.json   # another stack
 
 Each run is `round_benchmark.py` in its own process (one per core), its readings kept in `--out`
@@ -82,7 +83,7 @@ def parse(run: Run, text: str) -> Result:
 
 def command(run: Run, args) -> list[str]:
     dump = args.out / f"{run.name}.pkl"
-    forget = ["--forget-hands"] if args.forget_hands else []
+    forget = (["--forget-hands"] if args.forget_hands else []) + (["--hands-per-game"] if args.hands_per_game else [])
     decoder = [arg for name in DECODER_FILES if getattr(args, name)
                for arg in (f"--{name}", str(getattr(args, name)))]
     if args.replay:
@@ -97,9 +98,16 @@ def execute(run: Run, args) -> Result:
     """Run one cell of the grid, keeping its printout beside its readings."""
     done = subprocess.run(command(run, args), capture_output=True, text=True)
     text = done.stdout + (f"\n{done.stderr}" if done.returncode else "")
-    suffix = ("-replay" if args.replay else "") + ("-hands-forgotten" if args.forget_hands else "")
+    suffix = (("-replay" if args.replay else "") + ("-hands-forgotten" if args.forget_hands else "")
+              + ("-hands-per-game" if args.hands_per_game else ""))
     (args.out / f"{run.name}{suffix}.txt").write_text(text)
     return parse(run, text)
+
+
+def hands_in_words(args) -> str:
+    if args.forget_hands:
+        return "players’ hands forgotten"
+    return "players’ hands learnt game by game" if args.hands_per_game else "players’ hands learnt across games"
 
 
 def table(results: list[Result]) -> list[str]:
@@ -159,6 +167,8 @@ def main() -> int:
                     help="table: each seated player writes all of their slips in one face; slip: a face a slip")
     ap.add_argument("--forget-hands", action="store_true",
                     help="decode without the players' hands learnt from their settled slips of earlier rounds")
+    ap.add_argument("--hands-per-game", action="store_true",
+                    help="learn the players' hands afresh at each game, not across the run's games")
     ap.add_argument("--model", type=Path, help="scan with this reader (.onnx with its .json) instead of the shipped one")
     for name, what in DECODER_FILES.items():
         ap.add_argument(f"--{name}", type=Path, help=f"decode with this {what} instead of the shipped one")
@@ -181,7 +191,7 @@ def main() -> int:
     print(f"round benchmark grid: {args.fonts} hands{' (' + '; '.join(faces) + ')' if faces else ''}, "
           f"real handwritten digits, {args.slips} slips a run"
           f"{', readings replayed' if args.replay else ''}"
-          f"{', players’ hands forgotten' if args.forget_hands else ', players’ hands learnt'}")
+          f", {hands_in_words(args)}")
     print("\n".join(table(results)))
     print()
     print("\n".join(mistakes(results)))

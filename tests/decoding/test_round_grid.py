@@ -45,7 +45,13 @@ def test_grid_scans_each_room_and_kind_then_replays_the_same_readings(tmp_path):
     assert "readings replayed" in again.stdout
     assert f"held_out hands ({faces[1]})," in again.stdout  # the dump keeps them
     assert rows(again.stdout) == scanned  # the same readings, the same decoder: the same figures
-    assert "one face a player, hands learnt" in (tmp_path / "16blank-9.txt").read_text()
+    assert "one face a player, hands learnt across games" in (tmp_path / "16blank-9.txt").read_text()
+    assert "players’ hands learnt across games" in first.stdout
+
+    per_game = grid(*common, "--replay", "--hands-per-game")
+    assert per_game.returncode == 0, per_game.stdout + per_game.stderr
+    assert "players’ hands learnt game by game" in per_game.stdout
+    assert "hands learnt game by game" in (tmp_path / "16blank-9-replay-hands-per-game.txt").read_text()
 
     forgotten = grid(*common, "--replay", "--forget-hands")
     assert forgotten.returncode == 0, forgotten.stdout + forgotten.stderr
