@@ -53,11 +53,13 @@ class Result:
     by_mistake: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # slips, flagged, silent
     failed: str = ""
     faces: str = ""  # the run's own count of the faces its slips were written in ("14 faces")
+    hands: str = ""  # how the run read its slips in the players' hands, in its own words
 
 
 SUMMARY = re.compile(r"^summary \| (\d+) \| (\w+) \| (\d+) \| (\d+) \| ([\d.]+) % \| ([\d.]+) % \| ([\d.]+) % \| (\d+) \|")
 MISTAKE = re.compile(r"^  (\w+)\s+(\d+)\s+(\d+)\s+(\d+)$")
 FACES = re.compile(r"^fonts \w+ \((\d+ faces[^)]*)\)")
+HANDS = re.compile(r", (hands [^,]+), mix ")
 
 
 def parse(run: Run, text: str) -> Result:
@@ -73,6 +75,7 @@ def parse(run: Run, text: str) -> Result:
             out.by_mistake[m[1]] = (int(m[2]), int(m[3]), int(m[4]))
         elif (m := FACES.match(line)) and not out.faces:
             out.faces = m[1]
+            out.hands = h[1] if (h := HANDS.search(line)) else ""
         elif m := SUMMARY.match(line):
             out.slips, out.silent = int(m[4]), int(m[8])
             out.decided, out.flagged, out.clean_flagged = float(m[5]), float(m[6]), float(m[7])
@@ -83,15 +86,15 @@ def parse(run: Run, text: str) -> Result:
 
 def command(run: Run, args) -> list[str]:
     dump = args.out / f"{run.name}.pkl"
-    forget = (["--forget-hands"] if args.forget_hands else []) + (["--hands-per-game"] if args.hands_per_game else [])
+    hands = (["--forget-hands"] if args.forget_hands else []) + (["--hands-per-game"] if args.hands_per_game else [])
     decoder = [arg for name in DECODER_FILES if getattr(args, name)
                for arg in (f"--{name}", str(getattr(args, name)))]
     if args.replay:
-        return [sys.executable, str(BENCHMARK), "--replay", str(dump)] + forget + decoder
+        return [sys.executable, str(BENCHMARK), "--replay", str(dump)] + hands + decoder
     reader = ["--model", str(args.model)] if args.model else []
     return [sys.executable, str(BENCHMARK), "--slips", str(args.slips), "--players", str(run.room),
             "--seed", str(run.seed), "--fonts", args.fonts, "--hand", args.hand,
-            "--dump", str(dump)] + (["--qr"] if run.qr else []) + forget + reader + decoder
+            "--dump", str(dump)] + (["--qr"] if run.qr else []) + hands + reader + decoder
 
 
 def execute(run: Run, args) -> Result:
@@ -102,12 +105,6 @@ def execute(run: Run, args) -> Result:
               + ("-hands-per-game" if args.hands_per_game else ""))
     (args.out / f"{run.name}{suffix}.txt").write_text(text)
     return parse(run, text)
-
-
-def hands_in_words(args) -> str:
-    if args.forget_hands:
-        return "players’ hands forgotten"
-    return "players’ hands learnt game by game" if args.hands_per_game else "players’ hands learnt across games"
 
 
 def table(results: list[Result]) -> list[str]:
@@ -188,10 +185,11 @@ def main() -> int:
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda run: execute(run, args), runs))
     faces = sorted({r.faces for r in results if r.faces})
+    hands = sorted({r.hands for r in results if r.hands})
     print(f"round benchmark grid: {args.fonts} hands{' (' + '; '.join(faces) + ')' if faces else ''}, "
           f"real handwritten digits, {args.slips} slips a run"
           f"{', readings replayed' if args.replay else ''}"
-          f", {hands_in_words(args)}")
+          f"{', players’ ' + '; '.join(hands) if hands else ''}")
     print("\n".join(table(results)))
     print()
     print("\n".join(mistakes(results)))
