@@ -483,13 +483,15 @@ class SlipDecoder:
         return "missing" if value is None else "other" if self._other_round(value) else "ok"
 
     # -- decide --------------------------------------------------------------------------------
-    def decode(self, record: Mapping[str, Any] | SlipInk) -> Verdict:
+    def decode(self, record: Mapping[str, Any] | SlipInk, seated: int | None = None) -> Verdict:
+        """The slip against the round. `seated`: the table the whole pile seats it at surely
+        (`pile.decode_round`), whose player's hand it is read in whatever its own table box says."""
         p = self.p
         ink = record if isinstance(record, SlipInk) else slip_ink(record, p.mark["decided"], p.mark["undecided"],
                                                                   self.confusion, p.mark.get("doubt", 0.0),
                                                                   self.mark_scores)
         tables = _normalise(self._tables(ink))  # the hand changes no table box
-        ink = self._in_hand(ink, tables)
+        ink = self._in_hand(ink, tables) if seated is None else self.hands.apply(ink, seated) if self.hands else ink
         legal, free = self._move_parts(ink)
         right = p.log("score", "right")
         bound = dict(legal)
@@ -524,11 +526,36 @@ class SlipDecoder:
 
     def _in_hand(self, ink: SlipInk, tables: dict[int | None, float]) -> SlipInk:
         """The slip read in its player's hand (`hands.Hands.apply`) when its table is sure (the
-        QR's, or its ink's at `hands.SURE_TABLE` in `tables`); as read otherwise."""
-        if not self.hands or not self.hands.by_table:
-            return ink
+        QR's, or its ink's at `hands.SURE_TABLE` in `tables`); as read otherwise (until the pile
+        seats it surely: `in_seated_hand`)."""
+        table = self.hand_table(tables)
+        return ink if table is None else self.hands.apply(ink, table)
+
+    def hand_table(self, tables: Mapping[int | None, float]) -> int | None:
+        """The table whose player's hand a slip with the table posterior `tables` is read in: its
+        likeliest, when at least `hands.SURE_TABLE` sure and a hand is known; None otherwise."""
+        if not self.hands or not self.hands.by_table or not tables:
+            return None
         table, share = max(tables.items(), key=lambda kv: kv[1])
-        return self.hands.apply(ink, table) if table is not None and share >= SURE_TABLE else ink
+        return table if table is not None and share >= SURE_TABLE else None
+
+    def in_seated_hand(self, record: Mapping[str, Any] | SlipInk, verdict: Verdict,
+                       seated: Mapping[int | None, float]) -> Verdict:
+        """The slip read again in the hand of the player the whole pile seats it at (`seated`, at
+        least `hands.SURE_TABLE` sure), when its own table posterior read it in no hand or in
+        another one. A 7 written so that it may be a 1 (table 75 read 75 at 0.88, 15 at 0.12)
+        kept that player's settled slips from lending their letters, although table 15's own slip
+        said 15 for sure: the validation hands' script I read J was sent to review round after
+        round (I read J 78 times on a pile of 2,000). The seating weighs the inks of the whole
+        pile, which the hand does not change (it lends no table box), so where it is as sure as
+        the slip's own box must be, the slip is that player's. Unchanged otherwise."""
+        post = verdict.posterior
+        table = self.hand_table(seated)
+        if post is None or table is None or self.hand_table(post.tables) == table:
+            return verdict
+        if self.hands.apply(post.ink, table) is post.ink:
+            return verdict  # that player's hand lends this slip nothing
+        return self.decode(record, seated=table)
 
     def _ink_alone(self, ink: SlipInk, free: dict[MovePart, float], table_written: bool) -> tuple[str, Outcome] | None:
         """The ruling on the ink's own best reading of every field (no prior): the decoder may

@@ -51,7 +51,9 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]],
     Last, a slip goes to review when another slip most likely names its table too, decided or in
     review, when its own ink may name a table a colliding slip may be at (`hold_contested`), a
     seated table no slip of the pile names (`hold_unclaimed`), or the table of a slip whose ink may
-    name its own (`hold_swappable`): there the seating cannot vouch for it."""
+    name its own (`hold_swappable`): there the seating cannot vouch for it. A slip the seating
+    puts surely at a table its own ink was not sure of is read again in that player's hand
+    (`SlipDecoder.in_seated_hand`)."""
     verdicts = [decoder.decode(r) for r in records]
     if not verdicts:
         return []
@@ -68,6 +70,7 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]],
         ink_table, share = max(rows[i].items(), key=lambda kv: kv[1], default=(None, 0.0))
         if ink_table in taken and share > 0.5:
             continue  # the ink names a table filed already: the same paper again, never moved off it
+        v = decoder.in_seated_hand(records[i], v, seated[i])
         if not seated[i]:
             verdicts[i] = _hold(v, "every table this slip may name already has a slip")
             continue

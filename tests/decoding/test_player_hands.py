@@ -73,6 +73,34 @@ def test_a_slip_whose_table_is_unsure_is_read_as_it_is(dec):
     assert _as_before(_in_hand(dec, _hands()).decode(_r_as_k(doubts={("table", 0): ("1", 0.3)})))  # 7 or 1?
 
 
+def test_a_slip_the_pile_seats_surely_is_read_in_that_players_hand(dec):
+    """Its table box reads 7 or 1 (1 at 0.3), too unsure for the hand alone; table 1's own slip
+    says 1 for sure, so the whole pile seats it at 7, and it is read in table 7's player's hand
+    (`SlipDecoder.in_seated_hand`): the legal ARDEIIND, its R lent by that hand."""
+    in_hand = _in_hand(dec, _hands())
+    unsure = _r_as_k(doubts={("table", 0): ("1", 0.3)})
+    assert _as_before(in_hand.decode(unsure))
+    seven, one = decode_round(in_hand, [unsure, record(3, 1, 74, "H5", "ARDEIIND")])
+    assert seven.decided and seven.best.reading.table == 7 and seven.best.reading.word == "ARDEIIND"
+    assert [(f, i, needed) for f, i, needed, _ in seven.in_hand] == [("word", 1, "R")]
+    assert one.decided and one.best.reading.table == 1
+
+
+def test_a_slip_the_pile_cannot_seat_surely_borrows_nothing(dec):
+    """Without table 1's slip the pile cannot tell 7 from 1 either: read as it is, in review."""
+    unsure = _r_as_k(doubts={("table", 0): ("1", 0.3)})
+    (alone,) = decode_round(_in_hand(dec, _hands()), [unsure])
+    assert not alone.decided and alone.in_hand == () and alone.best.reading.word == "AKDEIIND"
+
+
+def test_a_slip_seated_at_another_players_table_borrows_nothing_of_this_one(dec):
+    """Read 7 or 1, with table 7's own slip sure of 7: seated at 1, whose player's hand lends nothing."""
+    unsure = _r_as_k(table=1, doubts={("table", 0): ("7", 0.3)})
+    one, seven = decode_round(_in_hand(dec, _hands()), [unsure, record(3, 7, 74, "H5", "ARDEIIND")])
+    assert one.best.reading.table == 1 and not one.decided and one.best.reading.word == "AKDEIIND"
+    assert seven.decided and seven.best.reading.table == 7
+
+
 def test_RULES_3_the_hand_lends_no_letter_it_has_not_seen(dec):
     """The player's K may be an R; the player's 7-like I is still no N: ARDEIIID stays in review."""
     v = _in_hand(dec, _hands()).decode(_ardeiiid())
