@@ -2,7 +2,8 @@
 writes R so that the reader reads K. In round 1 the slip goes to review and the arbiter clears it;
 in round 2 the same player's K is read as R and the slip is decided, while table 3, whose player
 has no such settled slip, stays in review; the audit says which box was read in the player's hand.
-A slip still in review teaches nothing. Real SQLite
+A slip still in review teaches nothing, and a slip whose own table box is unsure is read in the hand
+of the table the whole pile seats it at. Real SQLite
 store, real CLI, reading records written by hand (no images)."""
 from __future__ import annotations
 
@@ -106,6 +107,28 @@ def test_a_players_settled_slip_teaches_the_next_round_that_players_K_is_an_R(tm
     assert why[str(filed[3].id)] is None  # in review: its reasons are the review item's
     page = create_app(open_store(db), game_id).test_client().get("/audit").data.decode()
     assert "citit în scrisul jucătorului" in page and "R citit ca K (căsuța 1 a cuvântului)" in page
+
+
+def test_a_slip_whose_table_box_is_unsure_is_read_in_the_hand_of_the_table_the_pile_seats_it_at(tmp_path):
+    """Round 2: table 2's player writes a 2 the reader takes for a 3 at 0.3, too unsure to read the
+    slip in a hand by its own box; table 3's slip says 3 for sure, so the pile seats it at 2, and
+    it is read in table 2's player's hand (`SlipDecoder.in_seated_hand`): decided, and audited so."""
+    db = tmp_path / "store.db"
+    game_id = _game(db, tmp_path)
+    _scan(db, tmp_path, game_id, 1, [record(1, 1, 24, "H4", "MORAR"), record(1, 2, 24, "H4", "MOKAK")])
+    (item,) = _open_items(db)
+    store = open_store(db)
+    resolve(store, item.id, item.version, "ana", {"table": 2, "word": "MORAR"}, "R scris ca K")
+    store.close()
+    squares = _next_round(db, game_id)
+    square = next(iter(sorted(squares)))
+    two_or_three = record(2, 2, squares[square], square, "KOD", doubts={("table", 0): ("3", 0.3)})
+    _scan(db, tmp_path, game_id, 2, [two_or_three, record(2, 3, squares[square], square, "ROD")])
+    filed = _filed(db, 2)
+    assert _open_items(db) == [] and filed[2].content["word"] == "ROD" and filed[3].content["word"] == "ROD"
+    with open_store(db).session() as s:
+        why = {e.entity_id: e.reason for e in entries(s, game_id, "slip.file")}
+    assert why[str(filed[2].id)] == "read in the player's hand: R read K (word, box 1)"
 
 
 def test_a_slip_still_in_review_teaches_nothing(tmp_path):
