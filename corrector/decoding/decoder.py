@@ -491,7 +491,8 @@ class SlipDecoder:
                                                                   self.confusion, p.mark.get("doubt", 0.0),
                                                                   self.mark_scores)
         tables = _normalise(self._tables(ink))  # the hand changes no table box
-        ink = self._in_hand(ink, tables) if seated is None else self.hands.apply(ink, seated) if self.hands else ink
+        hand = self._hand_table(tables) if seated is None else seated
+        ink = ink if hand is None or not self.hands else self.hands.apply(ink, hand)
         legal, free = self._move_parts(ink)
         right = p.log("score", "right")
         bound = dict(legal)
@@ -524,16 +525,10 @@ class SlipDecoder:
         return self._combine(_Posterior(ink, tables, rounds, by_written, self._ink_alone(ink, free, table_written),
                                         self._ink_alone(ink, own, table_written)))
 
-    def _in_hand(self, ink: SlipInk, tables: dict[int | None, float]) -> SlipInk:
-        """The slip read in its player's hand (`hands.Hands.apply`) when its table is sure (the
-        QR's, or its ink's at `hands.SURE_TABLE` in `tables`); as read otherwise (until the pile
-        seats it surely: `in_seated_hand`)."""
-        table = self.hand_table(tables)
-        return ink if table is None else self.hands.apply(ink, table)
-
-    def hand_table(self, tables: Mapping[int | None, float]) -> int | None:
-        """The table whose player's hand a slip with the table posterior `tables` is read in: its
-        likeliest, when at least `hands.SURE_TABLE` sure and a hand is known; None otherwise."""
+    def _hand_table(self, tables: Mapping[int | None, float]) -> int | None:
+        """The table whose player's hand a slip with the table posterior `tables` is read in (the
+        QR's, or its ink's): its likeliest, when at least `hands.SURE_TABLE` sure and a hand is
+        known; None otherwise, until the pile seats it surely (`in_seated_hand`)."""
         if not self.hands or not self.hands.by_table or not tables:
             return None
         table, share = max(tables.items(), key=lambda kv: kv[1])
@@ -550,8 +545,8 @@ class SlipDecoder:
         pile, which the hand does not change (it lends no table box), so where it is as sure as
         the slip's own box must be, the slip is that player's. Unchanged otherwise."""
         post = verdict.posterior
-        table = self.hand_table(seated)
-        if post is None or table is None or self.hand_table(post.tables) == table:
+        table = self._hand_table(seated)
+        if post is None or table is None or self._hand_table(post.tables) == table:
             return verdict
         if self.hands.apply(post.ink, table) is post.ink:
             return verdict  # that player's hand lends this slip nothing
