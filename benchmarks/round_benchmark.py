@@ -209,6 +209,8 @@ class Tally:
     causes: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # why flagged: slips, of them clean
     twins: int = 0  # decided though they may carry another slip's table number, both saying the same
     twins_swapped: int = 0  # of them, filed at the other slip's table (its player's ruling all the same)
+    told_apart: int = 0  # decided though they may carry another slip's table number, told apart by their letters
+    told_wrong: int = 0  # of them, filed at a table not theirs (each a silent error too)
     held_misreads: Counter = field(default_factory=Counter)  # (field, written, read) of boxes holding clean slips
 
     def add(self, w: Written, decided: bool, right: bool, where: str) -> None:
@@ -298,6 +300,9 @@ def judge_round(decoder: SlipDecoder, records: list[dict[str, Any]], truths: lis
             if got.reading.table != truth.table:
                 right = filed_alike(decoder, got, at_table.get(got.reading.table))
                 tally.twins_swapped += 1
+        if v.decided and v.told_apart:
+            tally.told_apart += 1
+            tally.told_wrong += got.reading.table != truth.table
         decidable = not v.held  # no table, another round, ink ruling it out, a claimed table...: never decided
         tally.scores.append((v.probability, decidable, right, v.agrees))
         where = (f"{label} slip {n}: {truth.mistake or 'clean'} written {truth.position} {truth.word} {truth.jokers} "
@@ -660,6 +665,8 @@ def report(tally: Tally, args, priors: Priors) -> None:
     print(f"silent errors               {tally.silent}")
     print(f"decided beside a slip that may carry its table number and says the same: {tally.twins} "
           f"({tally.twins_swapped} of them filed at the other's table, that player's ruling all the same)")
+    print(f"decided beside a slip that may carry its table number, told apart by their letters: {tally.told_apart} "
+          f"({tally.told_wrong} of them filed at a table not theirs)")
     print(f"flagged with the ink ruling out the most likely reading: {tally.ruled_out}")
     print("per mistake type             slips  flagged  silent errors")
     kinds = ["none"] + list(the_mix(args))  # every mistake type of the mix, even one that did not come up

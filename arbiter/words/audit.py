@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from corrector.decoding import HAND_NOTE, TWIN_NOTE, TWIN_TAIL
+from corrector.decoding import HAND_NOTE, LOOKS_NOTE, LOOKS_TAIL, TWIN_NOTE, TWIN_TAIL
 from corrector.judging.rulings import Status
 
 from .reasons import field, genitive
@@ -169,10 +169,26 @@ def _twins(text: str, lang: str) -> str:
             "spun același lucru, deci fiecare masă primește aceeași decizie oricum")
 
 
+def _told_apart(text: str, lang: str) -> str:
+    """"told by its letters from the slip of table 29, whose table number it may carry" → "poate
+    avea numărul de masă al fluturașului mesei 29, și invers; literele lui seamănă cu cele de până
+    acum ale jucătorului acestei mese, nu cu ale celuilalt"."""
+    tables = text[len(LOOKS_NOTE):-len(LOOKS_TAIL)]
+    if lang == EN:
+        return (f"may carry the table number of the slip of table {tables}, and it this one's; its letters look "
+                "like this table's player's earlier slips, not the other player's")
+    return (f"poate avea numărul de masă al fluturașului mesei {tables.replace(', ', ' sau ')}, și invers; "
+            "literele lui seamănă cu cele de pe fluturașii de până acum ai jucătorului acestei mese, "
+            "nu cu ale celuilalt")
+
+
 def audit_reason(reason: str | None, lang: str = RO) -> str:
     """Why, as the program wrote it when it acted alone, in the arbiter's words; an arbiter's own
     words are shown as typed."""
     text = (reason or "").strip()
+    if LOOKS_NOTE in text and text.endswith(LOOKS_TAIL):
+        head, told = text[:text.index(LOOKS_NOTE)].rstrip("; "), text[text.index(LOOKS_NOTE):]
+        return "; ".join(part for part in (audit_reason(head, lang) if head else "", _told_apart(told, lang)) if part)
     if TWIN_NOTE in text and text.endswith(TWIN_TAIL):
         head, twins = text[:text.index(TWIN_NOTE)].rstrip("; "), text[text.index(TWIN_NOTE):]
         return "; ".join(part for part in (audit_reason(head, lang) if head else "", _twins(twins, lang)) if part)

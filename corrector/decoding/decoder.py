@@ -34,6 +34,7 @@ from .nearmiss import NearMiss, SignMisread, one_sign_from, two_letters_from
 from .likelihood import (LETTERS, ROWS, SQUARES, alignments, kbest, number_kbest, number_loglik, number_text,
                          position_logliks, string_loglik, words_loglik)
 from .priors import Priors, load_priors
+from .writers import writer_log_odds
 from . import spelling
 from .strokes import PARTNER, allow_pairs
 
@@ -135,6 +136,10 @@ class _Posterior:
 # (`Verdict.twin_note`).
 TWIN_NOTE = "may have swapped table numbers with the slip of table "
 TWIN_TAIL = ", which says the same"
+# How a decided slip's note on the tables whose slips its letters' looks told it apart from begins
+# and ends (`Verdict.looks_note`).
+LOOKS_NOTE = "told by its letters from the slip of table "
+LOOKS_TAIL = ", whose table number it may carry"
 # How a decided slip's note on the boxes read in its player's hand begins (`Verdict.hand_note`).
 HAND_NOTE = "read in the player's hand: "
 
@@ -155,6 +160,9 @@ class Verdict:
     # tables whose slips may carry this slip's table number and it theirs, all saying the same
     # (`pile.hold_swappable`): either way each table is filed alike
     twins: tuple[int, ...] = ()
+    # tables whose slips may carry this slip's table number and it theirs, told apart by how the
+    # letters of the two look beside each player's settled letters (`writers.py`)
+    told_apart: tuple[int, ...] = ()
 
     def hand_note(self) -> str:
         """The boxes the ruling reads in the player's hand, as the audit keeps them ("read in the
@@ -172,10 +180,19 @@ class Verdict:
             return ""
         return TWIN_NOTE + ", ".join(str(t) for t in self.twins) + TWIN_TAIL
 
+    def looks_note(self) -> str:
+        """For the audit: the tables whose slips this one was told apart from by its letters' looks
+        ("told by its letters from the slip of table 29, whose table number it may carry"); empty
+        when none."""
+        if not self.told_apart:
+            return ""
+        return LOOKS_NOTE + ", ".join(str(t) for t in self.told_apart) + LOOKS_TAIL
+
     def audit_note(self) -> str:
         """What the audit keeps of a decided slip beyond its reading: the boxes read in the
-        player's hand, the tables it may have swapped numbers with."""
-        return "; ".join(note for note in (self.hand_note(), self.twin_note()) if note)
+        player's hand, the tables it may have swapped numbers with, and those its letters told it
+        apart from."""
+        return "; ".join(note for note in (self.hand_note(), self.twin_note(), self.looks_note()) if note)
 
     @property
     def probability(self) -> float:
@@ -551,6 +568,16 @@ class SlipDecoder:
         if self.hands.apply(post.ink, table) is post.ink:
             return verdict  # that player's hand lends this slip nothing
         return self.decode(record, seated=table)
+
+    def writer_log_odds(self, record: Mapping[str, Any] | SlipInk, verdict: Verdict, first: int, second: int) -> float:
+        """The log of how much likelier the letters of a decided slip are in table `first`'s
+        player's hand than in table `second`'s (`writers.writer_log_odds`); 0 for a slip in review,
+        a slip whose ruling leans on a hand (its letters were read as one player writes them), or
+        a slip without per-box readings."""
+        if not self.hands or not verdict.decided or verdict.held or verdict.in_hand or isinstance(record, SlipInk):
+            return 0.0
+        reading = verdict.best.reading
+        return writer_log_odds(self.hands, record, reading.position, reading.word, first, second)
 
     def _ink_alone(self, ink: SlipInk, free: dict[MovePart, float], table_written: bool) -> tuple[str, Outcome] | None:
         """The ruling on the ink's own best reading of every field (no prior): the decoder may

@@ -3,8 +3,9 @@ the round (`SlipDecoder.decode`), then its table weighed against every other sli
 (`seating.seat_pile`), then the slips the seating cannot vouch for held for review."""
 from __future__ import annotations
 
+import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -51,7 +52,8 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]],
     Last, a slip goes to review when another slip most likely names its table too, decided or in
     review, when its own ink may name a table a colliding slip may be at (`hold_contested`), a
     seated table no slip of the pile names (`hold_unclaimed`), or the table of a slip whose ink may
-    name its own (`hold_swappable`): there the seating cannot vouch for it. A slip the seating
+    name its own (`hold_swappable`): there the seating cannot vouch for it, unless the two slips'
+    letters tell their players apart (`writers.py`). A slip the seating
     puts surely at a table its own ink was not sure of is read again in that player's hand
     (`SlipDecoder.in_seated_hand`)."""
     verdicts = [decoder.decode(r) for r in records]
@@ -82,7 +84,8 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]],
         if not v.held:
             verdicts[i] = _hold(v, f"another slip of this round also claims table {v.best.reading.table}")
     unclaimed = set(decoder.k.tables) - set(count) - taken
-    return hold_swappable(hold_unclaimed(hold_contested(verdicts, rows, colliding), rows, unclaimed), rows)
+    held = hold_unclaimed(hold_contested(verdicts, rows, colliding), rows, unclaimed)
+    return hold_swappable(held, rows, lambda i, t, u: decoder.writer_log_odds(records[i], held[i], t, u))
 
 
 def empty_table_odds(slips: int, free: int, absent: float | None) -> float:
@@ -163,7 +166,8 @@ def hold_unclaimed(verdicts: list[Verdict], own: list[dict[int | None, float]], 
     return out
 
 
-def hold_swappable(verdicts: list[Verdict], own: list[dict[int | None, float]]) -> list[Verdict]:
+def hold_swappable(verdicts: list[Verdict], own: list[dict[int | None, float]],
+                   writer: Callable[[int, int, int], float] | None = None) -> list[Verdict]:
     """Send to review each slip seated at table t whose ink may name the table u of another slip
     whose ink may name t (`own`: each slip's own table posterior; each at least SWAP_EDGE), when
     the two inks give the swap odds of at least SWAP_ODDS (`swap_odds`). The two may be swapped, each player credited with the
@@ -182,9 +186,16 @@ def hold_swappable(verdicts: list[Verdict], own: list[dict[int | None, float]]) 
     ruled alike, as an arbiter holding both papers would file them. Each keeps the other's table in
     `Verdict.twins`, for the audit, and teaches no player's hand (`Hands.learn`). A slip that may
     be swapped with a slip in review, or with one that says otherwise, goes to review, and so do
-    the slips that may be swapped with it."""
+    the slips that may be swapped with it.
+
+    `writer(i, t, u)`: the log of how much likelier slip i's letters are in table t's player's
+    hand than in u's (`SlipDecoder.writer_log_odds`). The two slips' letters weigh on the swap as
+    the table boxes do: a pair whose swap odds, the letters' odds against it taken in, fall under
+    SWAP_ODDS is no pair, and each slip keeps the other's table in `Verdict.told_apart`, for the
+    audit."""
     claims = {v.best.reading.table: j for j, v in enumerate(verdicts) if v.best.reading.table is not None}
     partners: dict[int, list[tuple[int, int]]] = {}
+    told_apart: dict[int, list[int]] = {}
     for i, v in enumerate(verdicts):
         t = v.best.reading.table
         if v.held or t is None:
@@ -193,8 +204,13 @@ def hold_swappable(verdicts: list[Verdict], own: list[dict[int | None, float]]) 
             j = claims.get(u)
             if j is None or j == i or u == t:
                 continue
-            named = min(own[i][u], own[j].get(t, 0.0)) >= SWAP_EDGE
-            if named and swap_odds(own[i], own[j], t, u) >= SWAP_ODDS:
+            odds = swap_odds(own[i], own[j], t, u) if min(own[i][u], own[j].get(t, 0.0)) >= SWAP_EDGE else 0.0
+            if odds < SWAP_ODDS:
+                continue
+            letters = writer(i, t, u) + writer(j, u, t) if writer is not None else 0.0
+            if odds * math.exp(-letters) < SWAP_ODDS:
+                told_apart.setdefault(i, []).append(u)
+            else:
                 partners.setdefault(i, []).append((u, j))
     held = {i for i, pairs in partners.items()
             if not verdicts[i].decided or any(not _says_the_same(verdicts[i], verdicts[j]) for _, j in pairs)}
@@ -203,13 +219,14 @@ def hold_swappable(verdicts: list[Verdict], own: list[dict[int | None, float]]) 
         if not more:
             break
         held |= more
-    out = list(verdicts)
+    out = [replace(v, told_apart=tuple(sorted(told_apart[i]))) if i in told_apart else v
+           for i, v in enumerate(verdicts)]
     for i, pairs in partners.items():
         if i in held:
             u = next((u for u, j in pairs if j in held or not _says_the_same(verdicts[i], verdicts[j])), pairs[0][0])
-            out[i] = _hold(verdicts[i], f"this slip and table {u}'s may have each other's table numbers")
+            out[i] = _hold(out[i], f"this slip and table {u}'s may have each other's table numbers")
         else:
-            out[i] = replace(verdicts[i], twins=tuple(sorted(u for u, _ in pairs)))
+            out[i] = replace(out[i], twins=tuple(sorted(u for u, _ in pairs)))
     return out
 
 

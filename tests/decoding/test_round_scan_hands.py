@@ -208,3 +208,45 @@ def test_two_slips_that_may_carry_each_others_table_numbers_and_say_the_same_are
         audit(s, "ana", Change("slip.correct", "slip", filed[1].id, before={}, after={}, reason="verificat"), game_id)
     assert set(settled_hands(store, game_id, 2).by_table) == {1, 3}
     store.close()
+
+
+def test_two_slips_that_may_carry_each_others_table_numbers_told_apart_by_their_letters_are_filed(tmp_path):
+    """Table 1's player writes an R the reader reads R 0.7, K 0.29 on every slip; table 2's player
+    a clear R. In round 2 table 1's 1 reads a little like a 2 and table 2's 2 like a 1, and they
+    wrote ROD at different squares: the table boxes alone would send both to review, but the Rs
+    say whose each slip is (corrector/decoding/writers.py). Both are filed at their tables, and
+    the audit says why, in the arbiter's words."""
+    db = tmp_path / "store.db"
+    game_id = _game(db, tmp_path)
+    script_r = {("word", 2): ("K", 0.29), ("word", 4): ("K", 0.29)}
+    _scan(db, tmp_path, game_id, 1, [record(1, 1, 24, "H4", "MORAR", doubts=script_r),
+                                     record(1, 2, 24, "H4", "MORAR"), record(1, 3, 24, "H4", "MORAR")])
+    assert _open_items(db) == []
+    squares = _next_round(db, game_id)
+    first, second = sorted(squares)[:2]
+    one_or_two = record(2, 1, squares[first], first, "ROD",
+                        doubts={("table", 0): ("2", 0.03), ("word", 0): ("K", 0.29)})
+    two_or_one = record(2, 2, squares[second], second, "ROD", doubts={("table", 0): ("1", 0.03)})
+    _scan(db, tmp_path, game_id, 2, [one_or_two, two_or_one, record(2, 3, squares[first], first, "ROD")])
+    assert _open_items(db) == []
+    filed = _filed(db, 2)
+    assert (filed[1].content["position"], filed[2].content["position"]) == (first, second)
+    with open_store(db).session() as s:
+        why = {e.entity_id: e.reason for e in entries(s, game_id, "slip.file")}
+    assert why[str(filed[1].id)] == "told by its letters from the slip of table 2, whose table number it may carry"
+    assert why[str(filed[2].id)] == "told by its letters from the slip of table 1, whose table number it may carry"
+    page = create_app(open_store(db), game_id).test_client().get("/audit").data.decode()
+    assert "literele lui seamănă cu cele de pe fluturașii de până acum ai jucătorului acestei mese" in page
+
+
+def test_two_slips_that_may_carry_each_others_table_numbers_in_like_hands_go_to_review(tmp_path):
+    """The same round 2 where both players' Rs read alike: nothing tells the slips apart."""
+    db = tmp_path / "store.db"
+    game_id = _game(db, tmp_path)
+    _scan(db, tmp_path, game_id, 1, [record(1, t, 24, "H4", "MORAR") for t in (1, 2, 3)])
+    squares = _next_round(db, game_id)
+    first, second = sorted(squares)[:2]
+    one_or_two = record(2, 1, squares[first], first, "ROD", doubts={("table", 0): ("2", 0.03)})
+    two_or_one = record(2, 2, squares[second], second, "ROD", doubts={("table", 0): ("1", 0.03)})
+    _scan(db, tmp_path, game_id, 2, [one_or_two, two_or_one, record(2, 3, squares[first], first, "ROD")])
+    assert sorted(i.table_no for i in _open_items(db)) == [1, 2]
