@@ -170,16 +170,16 @@ def _twins(text: str, lang: str) -> str:
 
 
 def _told_apart(text: str, lang: str) -> str:
-    """"told by its letters from the slip of table 29, whose table number it may carry" → "poate
-    avea numărul de masă al fluturașului mesei 29, și invers; literele lui seamănă cu cele de până
-    acum ale jucătorului acestei mese, nu cu ale celuilalt"."""
+    """"told by its letters from table 29, whose number its table box may carry" → "numărul mesei
+    poate fi citit și 29; literele lui seamănă cu cele de pe fluturașii de până acum ai jucătorului
+    acestei mese, nu cu ale jucătorului mesei 29"."""
     tables = text[len(LOOKS_NOTE):-len(LOOKS_TAIL)]
     if lang == EN:
-        return (f"may carry the table number of the slip of table {tables}, and it this one's; its letters look "
-                "like this table's player's earlier slips, not the other player's")
-    return (f"poate avea numărul de masă al fluturașului mesei {tables.replace(', ', ' sau ')}, și invers; "
-            "literele lui seamănă cu cele de pe fluturașii de până acum ai jucătorului acestei mese, "
-            "nu cu ale celuilalt")
+        return (f"its table number may also be read {tables.replace(', ', ' or ')}; its letters look like this "
+                f"table's player's earlier slips, not like those of table {tables.replace(', ', ' or ')}")
+    return (f"numărul mesei poate fi citit și {tables.replace(', ', ' sau ')}; literele lui seamănă cu cele de pe "
+            f"fluturașii de până acum ai jucătorului acestei mese, nu cu ale jucătorului mesei "
+            f"{tables.replace(', ', ' sau ')}")
 
 
 def audit_reason(reason: str | None, lang: str = RO) -> str:

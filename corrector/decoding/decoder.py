@@ -136,10 +136,10 @@ class _Posterior:
 # (`Verdict.twin_note`).
 TWIN_NOTE = "may have swapped table numbers with the slip of table "
 TWIN_TAIL = ", which says the same"
-# How a decided slip's note on the tables whose slips its letters' looks told it apart from begins
-# and ends (`Verdict.looks_note`).
-LOOKS_NOTE = "told by its letters from the slip of table "
-LOOKS_TAIL = ", whose table number it may carry"
+# How a decided slip's note on the tables its letters' looks told it from begins and ends
+# (`Verdict.looks_note`).
+LOOKS_NOTE = "told by its letters from table "
+LOOKS_TAIL = ", whose number its table box may carry"
 # How a decided slip's note on the boxes read in its player's hand begins (`Verdict.hand_note`).
 HAND_NOTE = "read in the player's hand: "
 
@@ -160,8 +160,9 @@ class Verdict:
     # tables whose slips may carry this slip's table number and it theirs, all saying the same
     # (`pile.hold_swappable`): either way each table is filed alike
     twins: tuple[int, ...] = ()
-    # tables whose slips may carry this slip's table number and it theirs, told apart by how the
-    # letters of the two look beside each player's settled letters (`writers.py`)
+    # tables this slip's table box may name, told from its own by how its letters look beside each
+    # player's settled letters (`writers.py`): a slip that may carry another's table number and it
+    # this one's (`pile.hold_swappable`), or a slip in doubt between tables (`told_by_letters`)
     told_apart: tuple[int, ...] = ()
 
     def hand_note(self) -> str:
@@ -181,9 +182,8 @@ class Verdict:
         return TWIN_NOTE + ", ".join(str(t) for t in self.twins) + TWIN_TAIL
 
     def looks_note(self) -> str:
-        """For the audit: the tables whose slips this one was told apart from by its letters' looks
-        ("told by its letters from the slip of table 29, whose table number it may carry"); empty
-        when none."""
+        """For the audit: the tables this slip's letters told it from ("told by its letters from
+        table 29, whose number its table box may carry"); empty when none."""
         if not self.told_apart:
             return ""
         return LOOKS_NOTE + ", ".join(str(t) for t in self.told_apart) + LOOKS_TAIL
@@ -578,6 +578,38 @@ class SlipDecoder:
             return 0.0
         reading = verdict.best.reading
         return writer_log_odds(self.hands, record, reading.position, reading.word, first, second)
+
+    def told_by_letters(self, record: Mapping[str, Any] | SlipInk, verdict: Verdict) -> Verdict:
+        """A slip in review for want of certainty, its table posterior (the pile's) weighed by its
+        letters: each other table it may be at by how much likelier its letters are in that
+        table's player's hand than in the hand of the table it most likely is
+        (`writers.writer_log_odds`). Seen on held-out seed 3546 (40 seats): table 14's slip read
+        14, and 24 at 0.02 where table 24's slip read 24, and 14 at 0.02; each stayed in review
+        for its table alone, as the pile could not tell which slip was whose.
+
+        Decided when that makes it sure at the same table; unchanged otherwise (the letters only
+        settle a doubt, they never raise one). A slip held whatever its certainty, one whose ruling
+        leans on a hand, or one without per-box readings is unchanged, as are tables whose
+        players' hands are not known."""
+        post = verdict.posterior
+        if (post is None or verdict.decided or verdict.held or verdict.in_hand or not self.hands
+                or isinstance(record, SlipInk)):
+            return verdict
+        reading = verdict.best.reading
+        if reading.table not in self.hands.by_table:
+            return verdict
+        weighed, told = {}, []
+        for table, p in post.tables.items():
+            odds = 0.0 if table is None or table == reading.table else writer_log_odds(
+                self.hands, record, reading.position, reading.word, reading.table, table)
+            weighed[table] = p * math.exp(-odds)
+            if odds > 0 and p > 0:
+                told.append(table)
+        total = sum(weighed.values())
+        surer = self.with_tables(verdict, {t: w / total for t, w in weighed.items()})
+        if not told or not surer.decided or surer.best.reading.table != reading.table:
+            return verdict
+        return replace(surer, told_apart=tuple(sorted(told)))
 
     def _ink_alone(self, ink: SlipInk, free: dict[MovePart, float], table_written: bool) -> tuple[str, Outcome] | None:
         """The ruling on the ink's own best reading of every field (no prior): the decoder may

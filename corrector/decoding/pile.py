@@ -55,7 +55,8 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]],
     name its own (`hold_swappable`): there the seating cannot vouch for it, unless the two slips'
     letters tell their players apart (`writers.py`). A slip the seating
     puts surely at a table its own ink was not sure of is read again in that player's hand
-    (`SlipDecoder.in_seated_hand`)."""
+    (`SlipDecoder.in_seated_hand`), and one the seating leaves unsure of its table has its letters
+    weighed in the hands of the tables it may be at (`SlipDecoder.told_by_letters`)."""
     verdicts = [decoder.decode(r) for r in records]
     if not verdicts:
         return []
@@ -76,7 +77,7 @@ def decode_round(decoder: SlipDecoder, records: list[Mapping[str, Any]],
         if not seated[i]:
             verdicts[i] = _hold(v, "every table this slip may name already has a slip")
             continue
-        verdicts[i] = decoder.with_tables(v, seated[i])
+        verdicts[i] = decoder.told_by_letters(records[i], decoder.with_tables(v, seated[i]))
     count = claimed_tables(verdicts, seatable)
     colliding = {i for i, v in enumerate(verdicts) if count[v.best.reading.table] > 1 or v.best.reading.table in taken}
     for i in colliding:

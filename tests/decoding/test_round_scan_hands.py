@@ -233,10 +233,10 @@ def test_two_slips_that_may_carry_each_others_table_numbers_told_apart_by_their_
     assert (filed[1].content["position"], filed[2].content["position"]) == (first, second)
     with open_store(db).session() as s:
         why = {e.entity_id: e.reason for e in entries(s, game_id, "slip.file")}
-    assert why[str(filed[1].id)] == "told by its letters from the slip of table 2, whose table number it may carry"
-    assert why[str(filed[2].id)] == "told by its letters from the slip of table 1, whose table number it may carry"
+    assert why[str(filed[1].id)] == "told by its letters from table 2, whose number its table box may carry"
+    assert why[str(filed[2].id)] == "told by its letters from table 1, whose number its table box may carry"
     page = create_app(open_store(db), game_id).test_client().get("/audit").data.decode()
-    assert "literele lui seamănă cu cele de pe fluturașii de până acum ai jucătorului acestei mese" in page
+    assert "numărul mesei poate fi citit și 2; literele lui seamănă cu cele de pe fluturașii de până acum" in page
 
 
 def test_two_slips_that_may_carry_each_others_table_numbers_in_like_hands_go_to_review(tmp_path):

@@ -81,7 +81,7 @@ def test_RULES_2_two_slips_whose_letters_tell_their_players_apart_are_both_decid
     assert nine.decided and nine.best.reading.table == 9 and nine.best.reading.position == "H4"
     assert four.decided and four.best.reading.table == 4 and four.best.reading.position == "H8"
     assert nine.told_apart == (4,) and four.told_apart == (9,)
-    assert nine.audit_note() == "told by its letters from the slip of table 4, whose table number it may carry"
+    assert nine.audit_note() == "told by its letters from table 4, whose number its table box may carry"
 
 
 def test_RULES_2_letters_that_look_like_the_other_players_keep_both_in_review(dec):
@@ -98,3 +98,21 @@ def test_RULES_2_players_whose_letters_look_alike_stay_in_review(dec):
     """Both players write the reader's M 0.7, N 0.29: their letters cannot tell them apart."""
     nine, four, *_ = decode_round(_with(dec, _hands(four_m=SCRIPT_M)), _pile(SCRIPT_M))
     assert not nine.decided and not four.decided and not nine.told_apart
+
+
+def test_RULES_2_a_slip_in_doubt_between_two_tables_is_settled_by_its_letters(dec):
+    """Each table box leaves the other table 0.2: the pile itself is unsure which slip is whose,
+    and both go to review (unsure of their tables, and as a pair that may be swapped). The letters settle it: both decided, each
+    at its own table, naming the other table in `told_apart`."""
+    nine = _slip(3, 9, 26, "H4", SCRIPT_M, table_doubt=("4", 0.2))
+    four = _slip(3, 4, 20, "H8", CLEAR_M, table_doubt=("9", 0.2))
+    pile = [nine, four, *(record(3, t, 26, "H4", "MODEL") for t in range(1, 17) if t not in (4, 9))]
+    unsure = decode_round(dec, pile)
+    assert not unsure[0].decided and not unsure[1].decided and unsure[0].best.reading.table == 9
+    assert 0.5 < unsure[0].posterior.tables[9] < 0.99
+    first, second, *_ = decode_round(_with(dec, _hands()), pile)
+    assert first.decided and first.best.reading.table == 9 and first.told_apart == (4,)
+    assert second.decided and second.best.reading.table == 4 and second.told_apart == (9,)
+    # in like hands the letters settle nothing
+    alike = decode_round(_with(dec, _hands(four_m=SCRIPT_M)), pile)
+    assert not alike[0].decided and not alike[1].decided and not alike[0].told_apart
