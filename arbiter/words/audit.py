@@ -175,23 +175,27 @@ def _told_apart(text: str, lang: str) -> str:
     acestei mese, nu cu ale jucătorului mesei 29"."""
     tables = text[len(LOOKS_NOTE):-len(LOOKS_TAIL)]
     if lang == EN:
-        return (f"its table number may also be read {tables.replace(', ', ' or ')}; its letters look like this "
-                f"table's player's earlier slips, not like those of table {tables.replace(', ', ' or ')}")
-    return (f"numărul mesei poate fi citit și {tables.replace(', ', ' sau ')}; literele lui seamănă cu cele de pe "
-            f"fluturașii de până acum ai jucătorului acestei mese, nu cu ale jucătorului mesei "
-            f"{tables.replace(', ', ' sau ')}")
+        tables = tables.replace(", ", " or ")
+        return (f"its table number may also be read {tables}; its letters look like this table's player's "
+                f"earlier slips, not like those of table {tables}")
+    tables = tables.replace(", ", " sau ")
+    return (f"numărul mesei poate fi citit și {tables}; literele lui seamănă cu cele de pe fluturașii de până "
+            f"acum ai jucătorului acestei mese, nu cu ale jucătorului mesei {tables}")
+
+
+# The notes a decided slip's audit entry ends with (`Verdict.audit_note`), the last first, each
+# with its rendering: the letters' note follows the twins' when both are there.
+_TRAILING_NOTES = ((LOOKS_NOTE, LOOKS_TAIL, _told_apart), (TWIN_NOTE, TWIN_TAIL, _twins))
 
 
 def audit_reason(reason: str | None, lang: str = RO) -> str:
     """Why, as the program wrote it when it acted alone, in the arbiter's words; an arbiter's own
     words are shown as typed."""
     text = (reason or "").strip()
-    if LOOKS_NOTE in text and text.endswith(LOOKS_TAIL):
-        head, told = text[:text.index(LOOKS_NOTE)].rstrip("; "), text[text.index(LOOKS_NOTE):]
-        return "; ".join(part for part in (audit_reason(head, lang) if head else "", _told_apart(told, lang)) if part)
-    if TWIN_NOTE in text and text.endswith(TWIN_TAIL):
-        head, twins = text[:text.index(TWIN_NOTE)].rstrip("; "), text[text.index(TWIN_NOTE):]
-        return "; ".join(part for part in (audit_reason(head, lang) if head else "", _twins(twins, lang)) if part)
+    for note, tail, say in _TRAILING_NOTES:  # the last note first: it ends the text
+        if note in text and text.endswith(tail):
+            head, last = text[:text.index(note)].rstrip("; "), text[text.index(note):]
+            return "; ".join(part for part in (audit_reason(head, lang) if head else "", say(last, lang)) if part)
     if text.startswith(HAND_NOTE):
         return _in_hand(text, lang)
     for pattern, said in _AUDIT_REASONS:

@@ -34,7 +34,7 @@ from .nearmiss import NearMiss, SignMisread, one_sign_from, two_letters_from
 from .likelihood import (LETTERS, ROWS, SQUARES, alignments, kbest, number_kbest, number_loglik, number_text,
                          position_logliks, string_loglik, words_loglik)
 from .priors import Priors, load_priors
-from .writers import writer_log_odds
+from .writers import letters_log_odds, slip_letters, writer_log_odds
 from . import spelling
 from .strokes import PARTNER, allow_pairs
 
@@ -571,37 +571,35 @@ class SlipDecoder:
 
     def writer_log_odds(self, record: Mapping[str, Any] | SlipInk, verdict: Verdict, first: int, second: int) -> float:
         """The log of how much likelier the letters of a decided slip are in table `first`'s
-        player's hand than in table `second`'s (`writers.writer_log_odds`); 0 for a slip in review,
-        a slip whose ruling leans on a hand (its letters were read as one player writes them), or
-        a slip without per-box readings."""
-        if not self.hands or not verdict.decided or verdict.held or verdict.in_hand or isinstance(record, SlipInk):
+        player's hand than in table `second`'s (`writers.writer_log_odds`); 0 for a slip in review
+        or one whose letters cannot vouch for its writer (`_letters_vouch`)."""
+        if not verdict.decided or not self._letters_vouch(record, verdict):
             return 0.0
         reading = verdict.best.reading
         return writer_log_odds(self.hands, record, reading.position, reading.word, first, second)
 
     def told_by_letters(self, record: Mapping[str, Any] | SlipInk, verdict: Verdict) -> Verdict:
-        """A slip in review for want of certainty, its table posterior (the pile's) weighed by its
-        letters: each other table it may be at by how much likelier its letters are in that
+        """A slip in review for want of certainty, its table posterior (the pile's, RULES.md §2: one
+        slip per table and round) weighed by its letters: each other table it may be at by how much likelier its letters are in that
         table's player's hand than in the hand of the table it most likely is
-        (`writers.writer_log_odds`). Seen on held-out seed 3546 (40 seats): table 14's slip read
+        (`writers.letters_log_odds`). Seen on held-out seed 3546 (40 seats): table 14's slip read
         14, and 24 at 0.02 where table 24's slip read 24, and 14 at 0.02; each stayed in review
         for its table alone, as the pile could not tell which slip was whose.
 
         Decided when that makes it sure at the same table; unchanged otherwise (the letters only
-        settle a doubt, they never raise one). A slip held whatever its certainty, one whose ruling
-        leans on a hand, or one without per-box readings is unchanged, as are tables whose
-        players' hands are not known."""
+        settle a doubt, they never raise one). A slip whose letters cannot vouch for its writer
+        (`_letters_vouch`) is unchanged, as are tables whose players' hands are not known."""
         post = verdict.posterior
-        if (post is None or verdict.decided or verdict.held or verdict.in_hand or not self.hands
-                or isinstance(record, SlipInk)):
+        if post is None or verdict.decided or not self._letters_vouch(record, verdict):
             return verdict
         reading = verdict.best.reading
         if reading.table not in self.hands.by_table:
             return verdict
+        letters = slip_letters(record, reading.position, reading.word)
         weighed, told = {}, []
         for table, p in post.tables.items():
-            odds = 0.0 if table is None or table == reading.table else writer_log_odds(
-                self.hands, record, reading.position, reading.word, reading.table, table)
+            odds = 0.0 if table is None or table == reading.table else letters_log_odds(
+                self.hands, letters, reading.table, table)
             weighed[table] = p * math.exp(-odds)
             if odds > 0 and p > 0:
                 told.append(table)
@@ -610,6 +608,12 @@ class SlipDecoder:
         if not told or not surer.decided or surer.best.reading.table != reading.table:
             return verdict
         return replace(surer, told_apart=tuple(sorted(told)))
+
+    def _letters_vouch(self, record: Mapping[str, Any] | SlipInk, verdict: Verdict) -> bool:
+        """Whether a slip's letters may say who wrote it: hands are known, the slip is not held
+        whatever its certainty, its ruling leans on no hand (letters read as one player writes
+        them would vouch for that player), and the record has per-box readings."""
+        return bool(self.hands) and not verdict.held and not verdict.in_hand and not isinstance(record, SlipInk)
 
     def _ink_alone(self, ink: SlipInk, free: dict[MovePart, float], table_written: bool) -> tuple[str, Outcome] | None:
         """The ruling on the ink's own best reading of every field (no prior): the decoder may

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .evidence import record_classes
-from .hands import LOOK_SCALE, MIN_SEEN, Hand, Hands, best_of, own_distributions
+from .hands import LOOK_SCALE, MIN_SEEN, Hand, Hands, own_distributions
 from .likelihood import LETTERS
 
 # The kernel's width, in Hellinger distance: as wide as the look a hand lends by (`hands.LOOK_SCALE`).
@@ -48,25 +49,43 @@ def letter_density(hand: Hand, look: np.ndarray, letter: int) -> float | None:
     return float(np.exp(-d2 / (2 * WRITER_SCALE ** 2)).mean()) + UNLIKE
 
 
-def writer_log_odds(hands: Hands, record: Mapping[str, Any], position: str | None, word: str | None,
-                    first: int, second: int) -> float:
-    """The log of how much likelier the slip's letters (`position` and `word` as its reading has
-    them, box by box where the field was read with as many boxes) are in the hand of table
-    `first`'s player than in table `second`'s; 0 where the two hands cannot tell them apart."""
-    a, b = hands.by_table.get(first), hands.by_table.get(second)
+@dataclass(frozen=True)
+class SlipLetters:
+    """A slip's letters as a reading has them, each box's look beside it: what its writer is
+    weighed on, taken from the record once however many hands it is weighed in."""
+
+    classes: str
+    boxes: tuple[tuple[int, np.ndarray], ...]  # (the letter's index in `classes`, the box's look)
+
+
+def slip_letters(record: Mapping[str, Any], position: str | None, word: str | None) -> SlipLetters:
+    """The letters of `position` and `word`, box by box where the field was read with as many
+    boxes as the reading has letters (as `Hands.learn` takes them)."""
     classes = record_classes(record)
-    if a is None or b is None or a.classes != classes or b.classes != classes:
-        return 0.0
-    total = 0.0
+    boxes = []
     for name, text in (("position", position), ("word", word)):
         own = own_distributions(record, name)
-        if not text or len(best_of(own, classes, name)) != len(text):
-            continue
-        for p, letter in zip(own, text.upper()):
-            if letter not in LETTERS:
-                continue
-            look, k = np.sqrt(np.asarray(p, dtype=float)), classes.find(letter)
-            in_first, in_second = letter_density(a, look, k), letter_density(b, look, k)
-            if in_first is not None and in_second is not None:
-                total += math.log(in_first / in_second)
+        if text and len(own) == len(text):
+            boxes += [(classes.find(letter), np.sqrt(np.asarray(p, dtype=float)))
+                      for p, letter in zip(own, text.upper()) if letter in LETTERS]
+    return SlipLetters(classes, tuple(boxes))
+
+
+def letters_log_odds(hands: Hands, letters: SlipLetters, first: int, second: int) -> float:
+    """The log of how much likelier `letters` are in the hand of table `first`'s player than in
+    table `second`'s; 0 where the two hands cannot tell them apart."""
+    a, b = hands.by_table.get(first), hands.by_table.get(second)
+    if a is None or b is None or a.classes != letters.classes or b.classes != letters.classes:
+        return 0.0
+    total = 0.0
+    for k, look in letters.boxes:
+        in_first, in_second = letter_density(a, look, k), letter_density(b, look, k)
+        if in_first is not None and in_second is not None:
+            total += math.log(in_first / in_second)
     return total
+
+
+def writer_log_odds(hands: Hands, record: Mapping[str, Any], position: str | None, word: str | None,
+                    first: int, second: int) -> float:
+    """`letters_log_odds` of the slip's letters, `position` and `word` as its reading has them."""
+    return letters_log_odds(hands, slip_letters(record, position, word), first, second)

@@ -210,7 +210,7 @@ def test_two_slips_that_may_carry_each_others_table_numbers_and_say_the_same_are
     store.close()
 
 
-def test_two_slips_that_may_carry_each_others_table_numbers_told_apart_by_their_letters_are_filed(tmp_path):
+def test_RULES_2_two_slips_that_may_carry_each_others_table_numbers_told_apart_by_their_letters_are_filed(tmp_path):
     """Table 1's player writes an R the reader reads R 0.7, K 0.29 on every slip; table 2's player
     a clear R. In round 2 table 1's 1 reads a little like a 2 and table 2's 2 like a 1, and they
     wrote ROD at different squares: the table boxes alone would send both to review, but the Rs
@@ -239,7 +239,7 @@ def test_two_slips_that_may_carry_each_others_table_numbers_told_apart_by_their_
     assert "numărul mesei poate fi citit și 2; literele lui seamănă cu cele de pe fluturașii de până acum" in page
 
 
-def test_two_slips_that_may_carry_each_others_table_numbers_in_like_hands_go_to_review(tmp_path):
+def test_RULES_2_two_slips_that_may_carry_each_others_table_numbers_in_like_hands_go_to_review(tmp_path):
     """The same round 2 where both players' Rs read alike: nothing tells the slips apart."""
     db = tmp_path / "store.db"
     game_id = _game(db, tmp_path)
