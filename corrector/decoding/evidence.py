@@ -298,6 +298,13 @@ def box_holds(own: list[np.ndarray], classes: str, holds: str | None) -> list[st
     return each
 
 
+def holds_of(f: FieldInk, i: int, classes: str) -> str | None:
+    """The classes box i of field `f` can hold (`FieldInk.holds`), None where it may hold any."""
+    if f.holds is None or f.holds[i].all():
+        return None
+    return "".join(c for c, can in zip(classes, f.holds[i]) if can)
+
+
 def _holdable(each: list[str | None], classes: str) -> np.ndarray:
     """`[i, k]`: whether box i can hold class k, from what each box can hold (None: any class)."""
     return np.array([[h is None or c in h for c in classes] for h in each], bool).reshape(len(each), len(classes))

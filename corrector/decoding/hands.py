@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from .evidence import (HOLDS, FieldInk, SlipInk, box_distribution, box_holds, fold_lookalikes, record_classes,
-                       record_fields)
+from .evidence import (HOLDS, FieldInk, SlipInk, box_distribution, box_holds, fold_lookalikes, holds_of,
+                       record_classes, record_fields)
 from .likelihood import LETTERS
 
 LEARNT_FIELDS = ("word", "position")
@@ -77,6 +77,8 @@ class Hand:
     classes: str = ""
     looks: list[np.ndarray] = field(default_factory=list)
     written: list[int] = field(default_factory=list)
+    # the looks as the decoder reads a box that holds only some classes (`looks_in`), by those classes
+    _folded: dict[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     def add(self, read: str, written: str) -> None:
         self.seen[read][written] += 1
@@ -88,15 +90,30 @@ class Hand:
         self.classes = classes
         self.looks.append(np.sqrt(np.asarray(p, dtype=float)))
         self.written.append(classes.find(written))
+        self._folded.clear()
 
-    def look_votes(self, p: np.ndarray, classes: str) -> np.ndarray | None:
+    def looks_in(self, holds: str | None) -> np.ndarray:
+        """The settled looks (rows) as the decoder reads a box that can hold only `holds`: the
+        mass on a class it cannot hold moved to that class's look-alike (`fold_lookalikes`). The
+        record keeps each look as the reader saw it, and a box of a word is read folded: a player's
+        D read 0 0.5, D 0.49 is, in a word, a box read O 0.5, D 0.49, and it is that box a new
+        one is compared with."""
+        if not holds:
+            return np.stack(self.looks)
+        if holds not in self._folded:
+            self._folded[holds] = np.sqrt(np.stack([fold_lookalikes(look ** 2, self.classes, holds)
+                                                    for look in self.looks]))
+        return self._folded[holds]
+
+    def look_votes(self, p: np.ndarray, classes: str, holds: str | None = None) -> np.ndarray | None:
         """`votes[k]`: how much the player's settled boxes of letter k look like a box the reader
         reads `p` (each exp(-d^2 / 2 LOOK_SCALE^2), d their Hellinger distance), for the letters at
         least MIN_SEEN of whose settled boxes are within LOOK_SCALE of it; None when the hand keeps
-        no look in these classes."""
+        no look in these classes. `p` is the box as the decoder reads it where it can hold only
+        `holds` (None: any class), the settled looks read the same way (`looks_in`)."""
         if not self.looks or classes != self.classes:
             return None
-        d2 = ((np.stack(self.looks) - np.sqrt(p)) ** 2).sum(axis=1) / 2
+        d2 = ((self.looks_in(holds) - np.sqrt(p)) ** 2).sum(axis=1) / 2
         written = np.asarray(self.written)
         votes = np.bincount(written, weights=np.exp(-d2 / (2 * LOOK_SCALE ** 2)), minlength=len(classes))
         # a letter only one settled box within LOOK_SCALE shows votes nothing (MIN_SEEN, as above)
@@ -215,7 +232,7 @@ def _by_looks(f: FieldInk, hand: Hand, classes: str) -> FieldInk:
     lent = np.zeros(mixed.shape, dtype=bool)
     looked = False
     for i, p in enumerate(np.exp(f.ink_logp)):
-        votes = hand.look_votes(p, classes)
+        votes = hand.look_votes(p, classes, holds_of(f, i, classes))
         weight = float(votes.sum()) if votes is not None else 0.0
         if weight <= 0.0:
             continue

@@ -1,4 +1,4 @@
-"""A zero ruling two misread letters away from a legal move, or one misread sign of its square
+"""A zero ruling two misread signs away from a legal move, or one misread sign of its square
 away from a square where its word scores (RULES.md §3, D 6.1: 0 points).
 
 The ink has the last word on one letter: a player who writes a word the list lacks one letter off
@@ -6,7 +6,13 @@ a legal move is ruled incorrect, however the legal move pulls. Two letters are a
 player's phoney is one letter off the move they meant; a reader sure and wrong twice on one hand it
 never saw (an M read N and a C read G: SMACEAM ruled "not a word" as SNAGEAM; every I of a script
 hand read J, in the position and in the word: 11I DINDU read 11J DJNDU) makes exactly the reading
-two letters off a legal move. The arbiter looks at those before anyone scores a zero.
+two letters off a legal move. The arbiter looks at those before anyone scores a zero. So does
+a reading one sign of the square and one letter of the word from a legal move: the player who
+wrote the top one sign off is penalised, not zeroed (RULES.md §3.3), and one letter the reader
+took for another, sure and wrong, makes that slip a phoney at the wrong square. Held-out seed
+3548 (room of 16) ruled `H2 ETALONAT`, written one sign off the top's H1, incorrect at 0.9984: its
+O read D at 0.998. Reading it as the player's two mistakes (a phoney, at the wrong square) stands
+on that one letter.
 
 A square is another matter again. A player who writes the top one sign off is penalised, not zeroed
 (RULES.md §3.3, D 6.3.b), and the decoder weighs that square far below a free reading, as it
@@ -38,10 +44,11 @@ def _differences(a: str, b: str) -> list[tuple[str, str]] | None:
 
 
 def two_letters_from(position: str, word: str, moves: Iterable[LegalMove]) -> NearMiss | None:
-    """The legal move `position word` is two misread letters from, when none is one letter from it:
-    two letters of the word at the same square, or one letter read as another both in the position
-    and in the word (11I DINDU read 11J DJNDU). A move one letter off is the player's own phoney,
-    the ink's to rule; a square and a letter changed apart are two mistakes, not one misread hand."""
+    """The legal move `position word` is two misread signs from, when none is one letter from it:
+    two letters of the word at the same square, or one sign of the square and one letter of the
+    word (11I DINDU read 11J DJNDU, or written 11J DINDU, one sign off, and its U read A). A move
+    one letter off is the player's own phoney, the ink's to rule; a word with two letters changed
+    at another square is a phoney of its own."""
     found: NearMiss | None = None
     for m in moves:
         in_position, in_word = _differences(m.position, position), _differences(m.word, word)
@@ -51,8 +58,8 @@ def two_letters_from(position: str, word: str, moves: Iterable[LegalMove]) -> Ne
         if count == 1:
             return None
         same_square = not in_position and len(in_word) == 2
-        one_letter_everywhere = len(in_position) == 1 and in_word == in_position
-        if found is None and (same_square or one_letter_everywhere):
+        sign_and_letter = len(in_position) == 1 and len(in_word) == 1
+        if found is None and (same_square or sign_and_letter):
             found = NearMiss(m, tuple(in_position + in_word))
     return found
 

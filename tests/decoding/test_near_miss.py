@@ -49,10 +49,17 @@ def test_a_one_letter_phoney_is_no_near_miss_even_beside_a_two_letter_one():
     assert two_letters_from("H8", "SNAGEAM", both) is None  # one letter from a legal move: that one
 
 
-def test_a_square_and_a_letter_changed_apart_are_two_mistakes_not_a_near_miss():
-    assert two_letters_from("11J", "DINDA", MOVES) is None  # the square's I read J, the word's U read A
+def test_a_sign_of_the_square_and_a_letter_of_the_word_are_a_near_miss():
+    """11J DINDU written one sign off the legal 11I, its U read A: the player is penalised, not
+    zeroed (RULES.md §3.3), and the zero stands on the A alone."""
+    near = two_letters_from("11J", "DINDA", MOVES)
+    assert near is not None and near.move.position == "11I" and near.letters == (("I", "J"), ("U", "A"))
+
+
+def test_more_than_two_signs_from_every_legal_move_is_no_near_miss():
     assert two_letters_from("G9", "SMACEAM", MOVES) is None  # two signs of the square: not fitting
     assert two_letters_from("H8", "SNAGEAN", MOVES) is None  # three letters: a phoney of its own
+    assert two_letters_from("11J", "DANDA", MOVES) is None  # a sign and two letters
 
 
 def test_a_hand_read_wrong_twice_is_held_with_the_legal_move_it_may_be(dec):
@@ -204,3 +211,12 @@ def test_the_arbiter_reads_the_look_alike_to_check_in_romanian():
         "(B citit ca 8): verificați căsuța poziției înainte de a acorda 0 puncte")
     assert review_reason(held, "en") == ("ruled incorrect on a position that reads as a square only by taking a "
                                          "letter for a digit (B read 8): check the position box before giving 0 points")
+
+
+def test_a_zero_one_sign_and_one_letter_from_the_legal_move_is_held(low):
+    """H6 ARDEIIMD: the legal ARDEIIND written one sign off its H5 with its N read M, or a phoney
+    at the wrong square. The first is penalised, not zeroed (RULES.md §3.3): the arbiter looks,
+    at any threshold."""
+    v = low.decode(record(3, 7, 74, "H6", "ARDEIIMD"))
+    assert v.best.outcome.status == "incorrect" and v.best.reading.word == "ARDEIIMD"
+    assert not v.decided and v.held == "ruled incorrect two letters from the legal H5 ARDEIIND: 5 read 6, N read M"

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from corrector.decoding import Hands
-from corrector.decoding.evidence import CLASSES, box_distribution
-from corrector.decoding.hands import MIN_SEEN
+from corrector.decoding.evidence import CLASSES, HOLDS, box_distribution, fold_lookalikes
+from corrector.decoding.hands import MIN_SEEN, Hand
 from tests.decoding.helpers import crafted_box, decoder, record
 from tests.decoding.test_ink_veto import WORDS, _ardeiiid
 from tests.decoding.test_player_hands import _hands as hands_from
@@ -85,3 +85,31 @@ def test_RULES_3_a_one_letter_invalid_word_borrows_no_letter_from_the_players_lo
     settled = [(record(1, 7, 10, "H8", "DIN"), "H8", "DIN"), (record(2, 7, 12, "8H", "NU"), "8H", "NU")] + SETTLED
     v = _in_hand(dec, _hands(settled)).decode(_ardeiiid())
     assert not v.decided and v.ruled_out == (("word", 6),)
+
+
+# A player's D that the reader reads 0 by a hair: in a word, a box the decoder reads O by a hair
+SETTLED_D = {"0": 0.50, "D": 0.49}
+
+
+def _hand_of_Ds() -> Hand:
+    hand = Hand()
+    for _ in range(MIN_SEEN):
+        hand.keep_look(box_distribution(crafted_box(SETTLED_D), CLASSES), "D", CLASSES)
+    return hand
+
+
+def test_a_word_box_is_compared_with_the_players_letters_as_the_decoder_reads_both():
+    """The record keeps each settled look as the reader saw it (0 0.50, D 0.49), and the decoder
+    reads a box of a word with the 0 folded into its look-alike O: the player's D read 0 looks
+    like the player's Ds only when both are read the same way."""
+    raw = box_distribution(crafted_box(SETTLED_D), CLASSES)
+    in_word = fold_lookalikes(raw, CLASSES, HOLDS["word"])
+    votes = _hand_of_Ds().look_votes(in_word, CLASSES, HOLDS["word"])
+    assert votes is not None and votes[CLASSES.index("D")] > 0.5
+    assert votes[CLASSES.index("O")] == 0.0
+
+
+def test_a_box_that_may_hold_any_class_is_compared_as_the_reader_saw_it():
+    raw = box_distribution(crafted_box(SETTLED_D), CLASSES)
+    votes = _hand_of_Ds().look_votes(raw, CLASSES)
+    assert votes is not None and votes[CLASSES.index("D")] > 0.5
