@@ -95,9 +95,9 @@ _PIECES: tuple[tuple[re.Pattern[str], Any], ...] = (
                       else f"{m[1]} din poziție e o linie simplă citită ca {m[2]}, iar cititorul a văzut acolo mai "
                       f"degrabă {m[3]} decât {m[1]}: verificați căsuța poziției înainte de a acorda punctele")),
     (re.compile(r"^(?:decoder: )?ruled incorrect two letters from the legal (\S+) (\S+): (.+)$"),
-     lambda m, lang: (f"ruled incorrect, but two letters away from the legal move {m[1]} {m[2]} "
+     lambda m, lang: (f"ruled incorrect, but two signs away from the legal move {m[1]} {m[2]} "
                       f"({_letters(m[3], lang)}): check those boxes before giving 0 points" if lang == EN
-                      else f"decizie de depunere incorectă, dar la două litere de mutarea legală {m[1]} {m[2]} "
+                      else f"decizie de depunere incorectă, dar la două semne de mutarea legală {m[1]} {m[2]} "
                       f"({_letters(m[3], lang)}): verificați acele căsuțe înainte de a acorda 0 puncte")),
     (re.compile(r"^(?:decoder: )?ruled incorrect at (\S+), one sign from (\S+) where (\S+) scores: (.+)$"),
      lambda m, lang: (f"ruled incorrect at {m[1]}, but one sign from {m[2]}, where {m[3]} scores "

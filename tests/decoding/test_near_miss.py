@@ -81,10 +81,10 @@ def test_the_one_letter_phoney_is_still_ruled_on_the_ink_alone(low):
 
 def test_the_arbiter_reads_why_in_romanian_without_codes():
     text = review_reason("decoder: ruled incorrect two letters from the legal H5 ARDEIIND: R read N, N read M")
-    assert text == ("decizie de depunere incorectă, dar la două litere de mutarea legală H5 ARDEIIND "
+    assert text == ("decizie de depunere incorectă, dar la două semne de mutarea legală H5 ARDEIIND "
                     "(R citit ca N, N citit ca M): verificați acele căsuțe înainte de a acorda 0 puncte")
     english = review_reason("ruled incorrect two letters from the legal H5 ARDEIIND: R read N, N read M", "en")
-    assert "two letters away from the legal move H5 ARDEIIND (R read N, N read M)" in english
+    assert "two signs away from the legal move H5 ARDEIIND (R read N, N read M)" in english
 
 
 def test_a_square_one_misread_sign_from_where_the_word_scores_is_held_with_that_square(low):
