@@ -580,11 +580,11 @@ class SlipDecoder:
 
     def told_by_letters(self, record: Mapping[str, Any] | SlipInk, verdict: Verdict) -> Verdict:
         """A slip in review for want of certainty, its table posterior (the pile's, RULES.md §2: one
-        slip per table and round) weighed by its letters: each other table it may be at by how much likelier its letters are in that
-        table's player's hand than in the hand of the table it most likely is
-        (`writers.letters_log_odds`). Seen on held-out seed 3546 (40 seats): table 14's slip read
-        14, and 24 at 0.02 where table 24's slip read 24, and 14 at 0.02; each stayed in review
-        for its table alone, as the pile could not tell which slip was whose.
+        slip per table and round) weighed by its letters: each other table it may be at by how much
+        likelier its letters are in that table's player's hand than in the hand of the table it most
+        likely is (`writers.letters_log_odds`). Seen on held-out seed 3546 (40 seats): table 14's
+        slip read 14, and 24 at 0.02 where table 24's slip read 24, and 14 at 0.02; each stayed in
+        review for its table alone, as the pile could not tell which slip was whose.
 
         Decided when that makes it sure at the same table; unchanged otherwise (the letters only
         settle a doubt, they never raise one). A slip whose letters cannot vouch for its writer

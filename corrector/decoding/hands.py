@@ -78,7 +78,7 @@ class Hand:
     looks: list[np.ndarray] = field(default_factory=list)
     written: list[int] = field(default_factory=list)
     # the looks as the decoder reads a box that holds only some classes (`looks_in`), by those classes
-    _folded: dict[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
+    _folded: dict[str, np.ndarray] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def add(self, read: str, written: str) -> None:
         self.seen[read][written] += 1
