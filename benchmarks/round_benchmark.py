@@ -376,8 +376,8 @@ def flag_cause(v) -> str:
         return "ruled incorrect on a position read through a look-alike"
     if v.doubt.startswith("ruled against the ink's own reading on a position read through a look-alike"):
         return "ruled against the ink on a position read through a look-alike"
-    if v.doubt.startswith("ruled incorrect two letters from the legal"):
-        return "ruled incorrect two letters from a legal move"
+    if v.doubt.startswith("ruled incorrect two signs from the legal"):
+        return "ruled incorrect two signs from a legal move"
     if v.doubt.startswith("ruled incorrect at ") and " one sign from " in v.doubt:
         return "ruled incorrect one sign from a square where it scores"
     if v.doubt.startswith("declared ") and "points from the move's" in v.doubt:

@@ -94,7 +94,7 @@ _PIECES: tuple[tuple[re.Pattern[str], Any], ...] = (
                       f"more than {m[1]}: check the position box before crediting the move" if lang == EN
                       else f"{m[1]} din poziție e o linie simplă citită ca {m[2]}, iar cititorul a văzut acolo mai "
                       f"degrabă {m[3]} decât {m[1]}: verificați căsuța poziției înainte de a acorda punctele")),
-    (re.compile(r"^(?:decoder: )?ruled incorrect two letters from the legal (\S+) (\S+): (.+)$"),
+    (re.compile(r"^(?:decoder: )?ruled incorrect two (?:signs|letters) from the legal (\S+) (\S+): (.+)$"),
      lambda m, lang: (f"ruled incorrect, but two signs away from the legal move {m[1]} {m[2]} "
                       f"({_letters(m[3], lang)}): check those boxes before giving 0 points" if lang == EN
                       else f"decizie de depunere incorectă, dar la două semne de mutarea legală {m[1]} {m[2]} "

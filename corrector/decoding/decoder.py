@@ -30,7 +30,7 @@ from .markscores import MarkScores, load_mark_scores
 from .evidence import LOOKALIKES, FieldInk, SlipInk, plausible, slip_ink
 from .hands import SURE_TABLE, Hands
 from .knowledge import RoundKnowledge
-from .nearmiss import NearMiss, SignMisread, one_sign_from, two_letters_from
+from .nearmiss import NearMiss, SignMisread, one_sign_from, two_signs_from
 from .likelihood import (LETTERS, ROWS, SQUARES, alignments, kbest, number_kbest, number_loglik, number_text,
                          position_logliks, string_loglik, words_loglik)
 from .priors import Priors, load_priors
@@ -703,7 +703,7 @@ class SlipDecoder:
             held = (f"ruled against the ink's own reading on a position whose {rival[1]} is a stroke read "
                     f"{rival[2]}, where the reader saw {rival[0]} more than {rival[1]} ({_show(best.reading)})")
         elif near := self._near_miss(best):
-            held = (f"ruled incorrect two letters from the legal {near.move.position} {near.move.word}: "
+            held = (f"ruled incorrect two signs from the legal {near.move.position} {near.move.word}: "
                     + ", ".join(f"{a} read {b}" for a, b in near.letters))
         elif sign := self._sign_misread(best, ink):
             held = (f"ruled incorrect at {best.reading.position}, one sign from {sign.position} where "
@@ -742,12 +742,12 @@ class SlipDecoder:
         return self._ruled_out(_as_read(own, r), r, overruling)
 
     def _near_miss(self, best: Candidate) -> NearMiss | None:
-        """The legal move a zero ruling's reading is two misread letters from (`nearmiss`): the
+        """The legal move a zero ruling's reading is two misread signs from (`nearmiss`): the
         arbiter looks before the zero is filed."""
         r = best.reading
         if best.outcome.status != "incorrect" or not r.word:
             return None
-        return two_letters_from(r.position, r.word, self.k.moves)
+        return two_signs_from(r.position, r.word, self.k.moves)
 
     def _sign_misread(self, best: Candidate, ink: SlipInk) -> SignMisread | None:
         """The square one sign from a zero ruling's where its word scores, when the reader itself

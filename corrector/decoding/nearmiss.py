@@ -33,7 +33,7 @@ from .likelihood import SQUARES
 
 @dataclass(frozen=True)
 class NearMiss:
-    """The legal move a zero ruling's reading is two letters from, and those two letters."""
+    """The legal move a zero ruling's reading is two signs from, and those two signs."""
 
     move: LegalMove
     letters: tuple[tuple[str, str], ...]  # (the legal move's, the reading's)
@@ -43,7 +43,7 @@ def _differences(a: str, b: str) -> list[tuple[str, str]] | None:
     return None if len(a) != len(b) else [(x, y) for x, y in zip(a, b) if x != y]
 
 
-def two_letters_from(position: str, word: str, moves: Iterable[LegalMove]) -> NearMiss | None:
+def two_signs_from(position: str, word: str, moves: Iterable[LegalMove]) -> NearMiss | None:
     """The legal move `position word` is two misread signs from, when none is one letter from it:
     two letters of the word at the same square, or one sign of the square and one letter of the
     word (11I DINDU read 11J DJNDU, or written 11J DINDU, one sign off, and its U read A). A move

@@ -219,7 +219,7 @@ def test_RULES_3_a_letter_read_only_as_its_digit_look_alike_is_not_read_clearly(
     was = blind.decode(rec)
     assert was.best.reading.word == "SODER" and was.best.outcome.status == "incorrect"  # ruled on the fold alone
     assert "read unclearly" not in was.held  # only the word's two letters from MODEL hold it (test_near_miss)
-    assert was.held.startswith("ruled incorrect two letters from the legal H4 MODEL")
+    assert was.held.startswith("ruled incorrect two signs from the legal H4 MODEL")
     v = dec.decode(rec)
     assert not v.decided and "read unclearly" in v.doubt and v.best.outcome.status == "incorrect"
     clear = dec.decode(record(1, 5, 26, "H4", "SODER"))  # the same word, its S read as an S: read clearly

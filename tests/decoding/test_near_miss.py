@@ -15,7 +15,7 @@ from corrector.decoding import SlipDecoder
 from corrector.decoding.confusion import fit
 from corrector.decoding.evidence import slip_ink
 from corrector.decoding.knowledge import LegalMove
-from corrector.decoding.nearmiss import one_sign_from, two_letters_from
+from corrector.decoding.nearmiss import one_sign_from, two_signs_from
 from tests.decoding.helpers import CLASSES, crafted_box, decoder, record
 
 WORDS = {"ARDEIIND", "NU", "ARDE", "DAR", "RAD", "IED", "DIN", "ERA", "AER", "RADE", "DIE"}
@@ -34,39 +34,39 @@ def low(dec):
 
 
 def test_two_letters_of_the_word_at_the_same_square_are_a_near_miss():
-    near = two_letters_from("H8", "SNAGEAM", MOVES)
+    near = two_signs_from("H8", "SNAGEAM", MOVES)
     assert near is not None and near.move.word == "SMACEAM" and near.letters == (("M", "N"), ("C", "G"))
 
 
 def test_one_letter_read_as_another_in_the_position_and_the_word_is_a_near_miss():
-    near = two_letters_from("11J", "DJNDU", MOVES)
+    near = two_signs_from("11J", "DJNDU", MOVES)
     assert near is not None and near.move.position == "11I" and near.letters == (("I", "J"), ("I", "J"))
 
 
 def test_a_one_letter_phoney_is_no_near_miss_even_beside_a_two_letter_one():
-    assert two_letters_from("H8", "TRTB", MOVES) is None  # the player's own phoney: the ink rules it
+    assert two_signs_from("H8", "TRTB", MOVES) is None  # the player's own phoney: the ink rules it
     both = MOVES + (LegalMove("H8", "SNACEAM", (), 40),)
-    assert two_letters_from("H8", "SNAGEAM", both) is None  # one letter from a legal move: that one
+    assert two_signs_from("H8", "SNAGEAM", both) is None  # one letter from a legal move: that one
 
 
 def test_a_sign_of_the_square_and_a_letter_of_the_word_are_a_near_miss():
     """11J DINDU written one sign off the legal 11I, its U read A: the player is penalised, not
     zeroed (RULES.md §3.3), and the zero stands on the A alone."""
-    near = two_letters_from("11J", "DINDA", MOVES)
+    near = two_signs_from("11J", "DINDA", MOVES)
     assert near is not None and near.move.position == "11I" and near.letters == (("I", "J"), ("U", "A"))
 
 
 def test_more_than_two_signs_from_every_legal_move_is_no_near_miss():
-    assert two_letters_from("G9", "SMACEAM", MOVES) is None  # two signs of the square: not fitting
-    assert two_letters_from("H8", "SNAGEAN", MOVES) is None  # three letters: a phoney of its own
-    assert two_letters_from("11J", "DANDA", MOVES) is None  # a sign and two letters
+    assert two_signs_from("G9", "SMACEAM", MOVES) is None  # two signs of the square: not fitting
+    assert two_signs_from("H8", "SNAGEAN", MOVES) is None  # three letters: a phoney of its own
+    assert two_signs_from("11J", "DANDA", MOVES) is None  # a sign and two letters
 
 
 def test_a_hand_read_wrong_twice_is_held_with_the_legal_move_it_may_be(dec):
     for written, letters in (("ARDEJJND", "I read J, I read J"), ("ANDEIIMD", "R read N, N read M")):
         v = dec.decode(record(3, 7, 74, "H5", written))
         assert v.best.outcome.status == "incorrect" and v.best.reading.word == written
-        assert not v.decided and v.held == f"ruled incorrect two letters from the legal H5 ARDEIIND: {letters}"
+        assert not v.decided and v.held == f"ruled incorrect two signs from the legal H5 ARDEIIND: {letters}"
 
 
 def test_the_one_letter_phoney_is_still_ruled_on_the_ink_alone(low):
@@ -76,15 +76,17 @@ def test_the_one_letter_phoney_is_still_ruled_on_the_ink_alone(low):
     assert phoney.held == "" and phoney.decided
     assert phoney.best.outcome.status == "incorrect" and phoney.best.outcome.credited == 0
     twice = low.decode(record(3, 7, 74, "H5", "ANDEIIMD"))
-    assert not twice.decided and twice.held.startswith("ruled incorrect two letters from the legal H5 ARDEIIND")
+    assert not twice.decided and twice.held.startswith("ruled incorrect two signs from the legal H5 ARDEIIND")
 
 
 def test_the_arbiter_reads_why_in_romanian_without_codes():
-    text = review_reason("decoder: ruled incorrect two letters from the legal H5 ARDEIIND: R read N, N read M")
+    text = review_reason("decoder: ruled incorrect two signs from the legal H5 ARDEIIND: R read N, N read M")
     assert text == ("decizie de depunere incorectă, dar la două semne de mutarea legală H5 ARDEIIND "
                     "(R citit ca N, N citit ca M): verificați acele căsuțe înainte de a acorda 0 puncte")
-    english = review_reason("ruled incorrect two letters from the legal H5 ARDEIIND: R read N, N read M", "en")
+    english = review_reason("ruled incorrect two signs from the legal H5 ARDEIIND: R read N, N read M", "en")
     assert "two signs away from the legal move H5 ARDEIIND (R read N, N read M)" in english
+    # a reason stored before the hold said "signs" reads the same
+    assert review_reason("decoder: ruled incorrect two letters from the legal H5 ARDEIIND: R read N, N read M") == text
 
 
 def test_a_square_one_misread_sign_from_where_the_word_scores_is_held_with_that_square(low):
@@ -219,4 +221,4 @@ def test_a_zero_one_sign_and_one_letter_from_the_legal_move_is_held(low):
     at any threshold."""
     v = low.decode(record(3, 7, 74, "H6", "ARDEIIMD"))
     assert v.best.outcome.status == "incorrect" and v.best.reading.word == "ARDEIIMD"
-    assert not v.decided and v.held == "ruled incorrect two letters from the legal H5 ARDEIIND: 5 read 6, N read M"
+    assert not v.decided and v.held == "ruled incorrect two signs from the legal H5 ARDEIIND: 5 read 6, N read M"
