@@ -92,12 +92,14 @@ class OnnxReader:
 
 
 def read_digit_boxes(reader: Reader, cells: np.ndarray, probs: np.ndarray) -> np.ndarray:
-    """`probs` of boxes that may hold only a digit, their digits' share split as the reader's digit
-    reader reads the boxes (`scanner.train.digits`); as they were without one.
+    """`probs` of boxes that may hold a digit (the table's, round's and score's, and the position's),
+    their digits' share split as the reader's digit reader reads the boxes (`scanner.train.digits`);
+    as they were without one.
 
     The share the character reader gives the letters stays: a box that looks like no digit keeps
-    the doubt it raises. Within the digits the digit reader, taught on digits alone, is the better
-    judge: on real handwritten digits of writers it never saw it is wrong about a third less often.
+    the doubt it raises, and a position's column letter stays the character reader's. Within the
+    digits the digit reader, taught on digits alone, is the better judge: on real handwritten digits
+    of writers it never saw it is wrong about a third less often.
     """
     digits = getattr(reader, "digits", None)
     if digits is None or len(cells) == 0:

@@ -50,9 +50,10 @@ def test_a_reader_without_a_digit_reader_leaves_the_boxes_as_read():
     assert read_digit_boxes(reader, x, probs) is probs
 
 
-def test_a_scanned_slip_has_only_its_digit_fields_read_again(duplicat):
-    """Table and score boxes get the digit reader's split; the position and the word, which may hold
-    letters, are read by the character reader alone."""
+def test_a_scanned_slip_has_only_the_boxes_a_digit_may_be_in_read_again(duplicat):
+    """Table, round, score and position boxes get the digit reader's split (the position's row is a
+    number; its letters' share stays the character reader's); the word, which holds no digit, is read
+    by the character reader alone."""
     images, labels = mnist.load("calibration")
     style = SlipStyle(fonts=[p for p in fonts.resolve(fonts.CALIBRATION).paths if "dkg" in p.name])
     style.real_digits, style.real_digit_labels, style.real_digit_share = images, labels, 1.0
@@ -64,13 +65,15 @@ def test_a_scanned_slip_has_only_its_digit_fields_read_again(duplicat):
     without.digits = None
     [a] = scan_page(Page(Path("slip.png"), 1, page), with_digits, "cnn", (duplicat,))
     [b] = scan_page(Page(Path("slip.png"), 1, page), without, "cnn", (duplicat,))
-    for name in ("poz", "depunere"):
-        assert [c.probs for c in a.fields[name].chars] == [c.probs for c in b.fields[name].chars]
-    changed = [name for name in ("tur", "masa", "puncte")
+    assert [c.probs for c in a.fields["depunere"].chars] == [c.probs for c in b.fields["depunere"].chars]
+    changed = [name for name in ("tur", "masa", "poz", "puncte")
                if any(not np.allclose(ca.probs, cb.probs, atol=1e-4)
                       for ca, cb in zip(a.fields[name].chars, b.fields[name].chars))]
-    assert changed == ["tur", "masa", "puncte"]
-    assert a.fields["puncte"].text == "64" and a.fields["masa"].text == "31"
+    assert changed == ["tur", "masa", "poz", "puncte"]
+    first = with_digits.classes.index("0")
+    for ca, cb in zip(a.fields["poz"].chars, b.fields["poz"].chars):  # the letters' share as it was
+        np.testing.assert_allclose(ca.probs[:first], cb.probs[:first], rtol=1e-5, atol=1e-7)
+    assert a.fields["puncte"].text == "64" and a.fields["masa"].text == "31" and a.fields["poz"].text == "H8"
 
 
 def test_a_sidecar_naming_a_digit_reader_that_is_not_there_is_refused_naming_it(tmp_path):
@@ -201,3 +204,4 @@ def test_a_digit_reader_without_weights_to_start_from_starts_from_random_ones_of
     assert arch == "charnet" and all(torch.equal(x, y) for x, y in zip(a.state_dict().values(), b.state_dict().values()))
     with pytest.raises(TrainingError, match="--arch round: not a reader shape"):
         digits.fresh_net("round", 7)
+
