@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from scanner import glyph
-from scanner.grammar import decode
+from scanner.grammar import DIGITS, decode
 from scanner.marks import DECIDE, MarkResult, find_marks, is_ticked, rules_take, tick_score
 from scanner.reader import Reader, read_digit_boxes
 from scanner.reading import CharReading, FieldReading
@@ -24,7 +24,6 @@ RING_MARGIN_MM = 3.6
 TICK_CONTEXT_MM = 1.5  # around a tick-box: enough to see that a stroke crossing it belongs to something else
 FOREIGN_SHARE = 0.2  # ink whose stroke lies mostly in other boxes (a neighbour's ring, an overrun) is theirs
 TOP_K = 3
-DIGIT_KINDS = frozenset({"digits", "position"})  # fields whose boxes the digit reader reads too (`read_digit_boxes`)
 
 
 @dataclass(frozen=True)
@@ -367,9 +366,9 @@ def read_fields(slip_bgr: np.ndarray, t: Template, reader: Reader, px_per_mm: fl
     unread = [c for c in written if c.probs is None]
     read = iter(reader.probabilities(np.stack([c.image for c in unread])) if unread else ())
     probs = np.array([c.probs if c.probs is not None else next(read) for c in written]).reshape(-1, len(reader.classes))
-    # the boxes a digit may be written in: the table's, round's and score's, and the position's, whose
-    # row is one (its letters' share stays the character reader's)
-    digit_rows = [k for k, c in enumerate(written) if c.field.grammar.kind in DIGIT_KINDS]
+    # the boxes whose field's grammar allows a digit (table, round, score, and the position's row),
+    # read again by the digit reader (`read_digit_boxes`; a letter's share stays the character reader's)
+    digit_rows = [k for k, c in enumerate(written) if not set(DIGITS).isdisjoint(c.field.grammar.alphabet())]
     if digit_rows:
         probs[digit_rows] = read_digit_boxes(reader, np.stack([written[k].image for k in digit_rows]), probs[digit_rows])
     row = {(c.field.name, c.index): k for k, c in enumerate(written)}

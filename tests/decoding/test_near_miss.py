@@ -85,7 +85,7 @@ def test_the_arbiter_reads_why_in_romanian_without_codes():
                     "(R citit ca N, N citit ca M): verificați acele căsuțe înainte de a acorda 0 puncte")
     english = review_reason("ruled incorrect two signs from the legal H5 ARDEIIND: R read N, N read M", "en")
     assert "two signs away from the legal move H5 ARDEIIND (R read N, N read M)" in english
-    # a reason stored before the hold said "signs" reads the same
+    # a reason stored while the decoder still wrote "two letters" reads the same
     assert review_reason("decoder: ruled incorrect two letters from the legal H5 ARDEIIND: R read N, N read M") == text
 
 

@@ -204,4 +204,3 @@ def test_a_digit_reader_without_weights_to_start_from_starts_from_random_ones_of
     assert arch == "charnet" and all(torch.equal(x, y) for x, y in zip(a.state_dict().values(), b.state_dict().values()))
     with pytest.raises(TrainingError, match="--arch round: not a reader shape"):
         digits.fresh_net("round", 7)
-
